@@ -1,0 +1,131 @@
+"""Exceptions raised by ``thirteen``: the Rust core and the pure-Python reference share them.
+
+Every error is a :class:`ThirteenError`, itself a :class:`ValueError`. Each class has
+a ``kind`` string (the error names used in RULES.md and the test vectors) and the
+attributes that locate the problem (token and position, card, player, lane, rule key).
+Attributes that do not apply are ``None``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Optional, Tuple
+
+__all__ = [
+    "ThirteenError",
+    "CardError",
+    "CountError",
+    "DuplicateCardError",
+    "FouledError",
+    "FalseSpecialError",
+    "PlayerCountError",
+    "SurrenderError",
+    "RuleSetError",
+]
+
+
+class ThirteenError(ValueError):
+    """Base class of every error of the engine.
+
+    Args:
+        message: human-readable text naming the problem.
+        **details: the locating attributes of the subclass (``token``, ``position``,
+            ``card``, ``player``, ``lane``, ``expected``, ``got``, ``special``,
+            ``allowed``, ``key``); unknown names raise ``TypeError``.
+    """
+
+    kind: ClassVar[str] = "error"
+    _fields: ClassVar[Tuple[str, ...]] = ()
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        unknown = set(details) - set(self._fields)
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no detail {sorted(unknown)}")
+        for name in self._fields:
+            setattr(self, name, details.get(name))
+
+    @property
+    def message(self) -> str:
+        """The human-readable message."""
+        return str(self.args[0]) if self.args else ""
+
+    def details(self) -> dict:
+        """The locating attributes as a dict (``kind`` included), for logs and JSON."""
+        out: dict = {"kind": self.kind}
+        for name in self._fields:
+            out[name] = getattr(self, name)
+        return out
+
+
+class CardError(ThirteenError):
+    """A card token that cannot be read (RULES.md 1): ``token`` and its 0-based ``position``."""
+
+    kind = "bad_card"
+    _fields = ("token", "position")
+    token: Optional[str]
+    position: Optional[int]
+
+
+class CountError(ThirteenError):
+    """Wrong number of cards (a hand, a lane, a player's 13) or of lanes.
+
+    Attributes: ``expected``, ``got``, and ``lane`` / ``player`` when known.
+    """
+
+    kind = "wrong_count"
+    _fields = ("expected", "got", "lane", "player")
+    expected: Optional[int]
+    got: Optional[int]
+    lane: Optional[str]
+    player: Optional[int]
+
+
+class DuplicateCardError(ThirteenError):
+    """A card held more often than the deck has it (RULES.md 1): ``card`` (canonical text), ``player``."""
+
+    kind = "duplicate_card"
+    _fields = ("card", "player")
+    card: Optional[str]
+    player: Optional[int]
+
+
+class FouledError(ThirteenError):
+    """A fouled arrangement (相公 / 倒水) refused under ``foul = "reject"`` (RULES.md 5): ``player``."""
+
+    kind = "fouled"
+    _fields = ("player",)
+    player: Optional[int]
+
+
+class FalseSpecialError(ThirteenError):
+    """A special-hand declaration (报到) the cards do not support (RULES.md 4): ``player``, ``special``."""
+
+    kind = "false_special"
+    _fields = ("player", "special")
+    player: Optional[int]
+    special: Optional[str]
+
+
+class PlayerCountError(ThirteenError):
+    """A table size the rule set does not allow (RULES.md 1, 6): ``got`` and ``allowed``."""
+
+    kind = "bad_player_count"
+    _fields = ("got", "allowed")
+    got: Optional[int]
+    allowed: Optional[tuple]
+
+
+class SurrenderError(ThirteenError):
+    """A surrender under a rule set that does not allow it, or a bad seat (RULES.md 5 step 1): ``player``."""
+
+    kind = "surrender_not_allowed"
+    _fields = ("player",)
+    player: Optional[int]
+
+
+class RuleSetError(ThirteenError):
+    """An invalid rule set (RULES.md 6): ``key`` is the dotted path of the offending key."""
+
+    kind = "rule_set"
+    _fields = ("key",)
+    key: Optional[str]

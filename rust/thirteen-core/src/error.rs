@@ -1,0 +1,120 @@
+//! The one error type of the engine; each variant is one documented failure.
+
+use crate::card::Card;
+
+/// Which lane of an arrangement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Lane {
+    /// 头墩, 3 cards.
+    Front = 0,
+    /// 中墩, 5 cards.
+    Middle = 1,
+    /// 尾墩, 5 cards.
+    Back = 2,
+}
+
+impl Lane {
+    /// Front, middle, back.
+    pub const ALL: [Lane; 3] = [Lane::Front, Lane::Middle, Lane::Back];
+
+    /// `"front"`, `"middle"` or `"back"`.
+    pub fn key(self) -> &'static str {
+        ["front", "middle", "back"][self as usize]
+    }
+
+    /// Cards in the lane: 3 or 5.
+    pub fn size(self) -> usize {
+        [3, 5, 5][self as usize]
+    }
+}
+
+/// Everything that can go wrong in the engine.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Error {
+    /// A card token that cannot be read.
+    #[error("bad card token {token:?} at position {position}")]
+    BadCard {
+        /// The token as written.
+        token: String,
+        /// 0-based index of the token.
+        position: usize,
+    },
+    /// Wrong number of cards (or of lanes).
+    #[error("wrong number of cards{}: expected {expected}, got {got}", where_(lane, player))]
+    WrongCount {
+        /// Expected count.
+        expected: usize,
+        /// Count given.
+        got: usize,
+        /// The lane, when a lane is short or long.
+        lane: Option<Lane>,
+        /// The seat, in a table.
+        player: Option<usize>,
+    },
+    /// A card beyond what the deck holds.
+    #[error("duplicate card {card}{}", where_(&None, player))]
+    DuplicateCard {
+        /// The card.
+        card: Card,
+        /// The seat holding the extra copy, in a table.
+        player: Option<usize>,
+    },
+    /// A fouled arrangement under `foul = "reject"`.
+    #[error("player {player} fouled: the lanes must satisfy front <= middle <= back")]
+    Fouled {
+        /// The lowest fouled seat.
+        player: usize,
+    },
+    /// A special declared that the cards do not hold or the rules do not recognise.
+    #[error("{}", false_special_message(player, special))]
+    FalseSpecial {
+        /// The seat.
+        player: Option<usize>,
+        /// The key declared, if any.
+        special: Option<String>,
+    },
+    /// A table size the rules do not allow.
+    #[error("{got} players is not allowed by the rules (allowed: {allowed:?})")]
+    BadPlayerCount {
+        /// Players given.
+        got: usize,
+        /// Table sizes allowed.
+        allowed: Vec<u8>,
+    },
+    /// A surrender the rules do not allow, or a bad seat.
+    #[error("player {player} may not surrender under these rules")]
+    SurrenderNotAllowed {
+        /// The seat.
+        player: usize,
+    },
+    /// A malformed rules object (the Python layer validates rule files first).
+    #[error("invalid rule set at {key}: {message}")]
+    RuleSet {
+        /// Dotted key.
+        key: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+fn where_(lane: &Option<Lane>, player: &Option<usize>) -> String {
+    let mut s = String::new();
+    if let Some(p) = player {
+        s.push_str(&format!(" for player {p}"));
+    }
+    if let Some(l) = lane {
+        s.push_str(&format!(" in the {} lane", l.key()));
+    }
+    s
+}
+
+fn false_special_message(player: &Option<usize>, special: &Option<String>) -> String {
+    let who = player.map_or(String::from("the hand"), |p| format!("player {p}"));
+    match special {
+        Some(k) => format!("false special declaration: {who} does not hold a recognised {k}"),
+        None => format!("false special declaration: {who} holds no recognised special hand"),
+    }
+}
+
+/// Result with the engine's error.
+pub type Result<T> = std::result::Result<T, Error>;

@@ -1,0 +1,18 @@
+//! `thirteen-core`: the engine of the card game Thirteen (十三水 / 十三张, Chinese Poker).
+//!
+//! Cards ([`card`]), hand values and lane comparison ([`eval`]), arrangements and fouls
+//! ([`arrange`]), rule sets ([`rules`]), special hands ([`special`]) and settlement
+//! ([`score`]). The rules are those of the project's RULES.md; section numbers in the docs
+//! refer to it.
+
+pub mod arrange;
+pub mod card;
+pub mod error;
+pub mod eval;
+pub mod rules;
+
+pub use arrange::{compare_lanes, is_foul, Arrangement};
+pub use card::{format_cards, parse_cards, Card, DeckKind, Rank, Suit};
+pub use error::{Error, Lane, Result};
+pub use eval::{evaluate, evaluate3, evaluate5, Category, HandValue, Wheel};
+pub use rules::{Rules, TieBreak};

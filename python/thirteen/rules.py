@@ -35,13 +35,25 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import json
 import os
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib.resources import files
-from typing import Any, Dict, Generic, List, Literal, NoReturn, Optional, Tuple, TypeVar, Union
+from typing import (
+    Any,
+    Dict,
+    Generic,
+    List,
+    Literal,
+    NoReturn,
+    Optional,
+    Tuple,
+    TypeVar,
+    Union,
+)
 
 from thirteen.errors import RuleSetError
 
@@ -52,20 +64,20 @@ else:  # pragma: no cover - exercised on Python < 3.11 only
 
 __all__ = [
     "CATEGORY_KEYS",
+    "DECK_SIZES",
     "FRONT_CATEGORY_KEYS",
-    "SPECIAL_KEYS",
     "LANES",
     "PRESET_NAMES",
-    "DECK_SIZES",
+    "SPECIAL_KEYS",
+    "Bonus",
+    "Escape",
     "FrozenMap",
+    "HomeRun",
     "LaneTable",
     "LaneValues",
-    "Bonus",
-    "HomeRun",
-    "Surrender",
-    "Escape",
-    "Swap",
     "RuleSet",
+    "Surrender",
+    "Swap",
 ]
 
 #: The ten 5-card category keys, low to high (RULES.md 3).
@@ -202,7 +214,7 @@ class LaneValues:
     back: LaneTable = field(default_factory=LaneTable)
 
     def __getitem__(self, lane: str) -> LaneTable:
-        """The table of ``lane`` (``"front"``, ``"middle"`` or ``"back"``); ``KeyError`` otherwise."""
+        """The table of ``lane``: ``"front"``, ``"middle"`` or ``"back"`` (else ``KeyError``)."""
         if lane not in LANES:
             raise KeyError(lane)
         table: LaneTable = getattr(self, lane)
@@ -214,7 +226,7 @@ class Bonus:
     """The scoop rule, 打枪 (RULES.md 5 step 6).
 
     Attributes:
-        kind: ``"none"``; ``"double"`` (the pair's lane result ×2); ``"bonus"``
+        kind: ``"none"``; ``"double"`` (the pair's lane result doubled); ``"bonus"``
             (``units`` more to the side that won all three lanes).
         units: the bonus in units (≥ 1) for ``kind = "bonus"``, else ``None``.
     """
@@ -297,7 +309,8 @@ class RuleSet:
         deck: ``"standard"`` (52 cards) or ``"extra_diamonds"`` (65, 多三张) (RULES.md 1).
         dealt: cards dealt per player, 13 or 16 (with 16 the player keeps 13).
         players: the allowed table sizes, banker included, sorted, from 2..4.
-        wheel: ``"low"`` (A-2-3-4-5 lowest straight) or ``"second"`` (second highest) (RULES.md 3).
+        wheel: ``"low"`` (A-2-3-4-5 is the lowest straight) or ``"second"`` (second
+            highest) (RULES.md 3).
         tie_break: ``"none"`` (a tied lane is drawn, 强碰) or ``"suit"`` (RULES.md 3).
         mode: ``"all_pairs"`` or ``"banker"`` (庄家 game) (RULES.md 5).
         banker_wins_ties: in banker mode, a drawn lane goes to the banker.
@@ -400,7 +413,7 @@ class RuleSet:
         table = _table(data, "")
         for key in table:
             if key != "base" and key not in _FIELD_NAMES:
-                _unknown(key, ("base",) + _FIELD_NAMES)
+                _unknown(key, ("base", *_FIELD_NAMES))
         if "base" in table:
             base_name = table["base"]
             if not isinstance(base_name, str):
@@ -412,7 +425,7 @@ class RuleSet:
         return _build(raw)
 
     @classmethod
-    def from_toml(cls, path: Union[str, os.PathLike]) -> RuleSet:
+    def from_toml(cls, path: Union[str, os.PathLike[str]]) -> RuleSet:
         """A rule set from a TOML file in the format of RULES.md 6 (see :meth:`from_dict`).
 
         Raises:
@@ -423,11 +436,13 @@ class RuleSet:
             try:
                 data = tomllib.load(handle)
             except tomllib.TOMLDecodeError as exc:
-                raise RuleSetError(f"invalid TOML in {os.fspath(path)!s}: {exc}", key=None) from exc
+                raise RuleSetError(
+                    f"invalid TOML in {os.fspath(path)!s}: {exc}", key=None
+                ) from exc
         return cls.from_dict(data)
 
     @classmethod
-    def from_json(cls, path_or_text: Union[str, os.PathLike]) -> RuleSet:
+    def from_json(cls, path_or_text: Union[str, os.PathLike[str]]) -> RuleSet:
         """A rule set from JSON: the text itself (a string starting with ``{``) or a
         file path (see :meth:`from_dict`; ``null`` means an absent key).
 
@@ -472,12 +487,25 @@ class RuleSet:
         keys whose value is ``None``; ``escape.by_players`` keys are strings (``"2"``)
         as in TOML and JSON.
         """
-        out: Dict[str, Any] = {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
+        out: Dict[str, Any] = {
+            f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)
+        }
         return out
 
     def to_json(self) -> str:
         """:meth:`to_dict` as JSON text with sorted keys (what the Rust core reads)."""
         return json.dumps(self.to_dict(), sort_keys=True)
+
+    @functools.cached_property
+    def _core(self) -> Any:
+        """The core's rules object, converted once from :meth:`to_json` and cached."""
+        from thirteen._core import Rules as _CoreRules
+
+        return _CoreRules(self.to_json())
+
+    def __reduce__(self) -> Any:
+        # The cached core object is not picklable; rebuild from plain data instead.
+        return (RuleSet.from_dict, (self.to_dict(),))
 
     # ----------------------------------------------------------------- lookups
 
@@ -496,10 +524,16 @@ class RuleSet:
                 (``key = "lane_values.<lane>.<category>"``).
         """
         if lane not in LANES:
-            _fail(f"lane_values.{lane}", f"unknown lane (expected one of {_listing(LANES)})")
+            _fail(
+                f"lane_values.{lane}",
+                f"unknown lane (expected one of {_listing(LANES)})",
+            )
         allowed = FRONT_CATEGORY_KEYS if lane == "front" else CATEGORY_KEYS
         if category_key not in allowed:
-            _fail(f"lane_values.{lane}.{category_key}", f"not a category the {lane} lane can hold")
+            _fail(
+                f"lane_values.{lane}.{category_key}",
+                f"not a category the {lane} lane can hold",
+            )
         return self.lane_values[lane].value(category_key)
 
     def special_tier(self, key: str) -> int:
@@ -525,7 +559,9 @@ _PRESET_RAW_CACHE: Dict[str, Dict[str, Any]] = {}
 def _preset_raw(name: str, key: str, chain: Tuple[str, ...] = ()) -> Dict[str, Any]:
     """The preset ``name`` as plain data with its own ``base`` resolved (a fresh copy)."""
     if name not in PRESET_NAMES:
-        _fail(key, f"unknown preset {name!r} (expected one of {_listing(PRESET_NAMES)})")
+        _fail(
+            key, f"unknown preset {name!r} (expected one of {_listing(PRESET_NAMES)})"
+        )
     if name in chain:
         _fail(key, f"preset {name!r} is its own base")
     if name not in _PRESET_RAW_CACHE:
@@ -533,7 +569,7 @@ def _preset_raw(name: str, key: str, chain: Tuple[str, ...] = ()) -> Dict[str, A
         data = tomllib.loads(resource.read_text(encoding="utf-8"))
         base = data.get("base")
         if base is not None:
-            data = _merge(_preset_raw(base, key, chain + (name,)), data)
+            data = _merge(_preset_raw(base, key, (*chain, name)), data)
         _PRESET_RAW_CACHE[name] = data
     return copy.deepcopy(_PRESET_RAW_CACHE[name])
 
@@ -546,7 +582,11 @@ def _merge(base: Mapping[str, Any], overrides: Mapping[str, Any]) -> Dict[str, A
         if key == "base":
             continue
         current = merged.get(key)
-        if key == "lane_values" and isinstance(value, Mapping) and isinstance(current, Mapping):
+        if (
+            key == "lane_values"
+            and isinstance(value, Mapping)
+            and isinstance(current, Mapping)
+        ):
             lanes = dict(current)
             lanes.update(copy.deepcopy(dict(value)))
             merged[key] = lanes
@@ -579,10 +619,12 @@ def _plain(value: Any) -> Any:
             out.update(value.values)
         return out
     if isinstance(value, Escape):
-        by_players = value.by_players
+        by_players: Any = value.by_players
         if isinstance(by_players, Mapping):
             by_players = {str(n): units for n, units in by_players.items()}
-        return _without_none({"to": value.to, "units": value.units, "by_players": by_players or None})
+        return _without_none(
+            {"to": value.to, "units": value.units, "by_players": by_players or None}
+        )
     if isinstance(value, (Bonus, HomeRun, Surrender, Swap)):
         return _without_none(dataclasses.asdict(value))
     if isinstance(value, Mapping):
@@ -645,7 +687,9 @@ def _entries(value: Any, key: str, allowed: Tuple[str, ...]) -> Dict[str, Any]:
     return {name: item for name, item in table.items() if item is not None}
 
 
-def _int(value: Any, key: str, minimum: Optional[int] = None, maximum: Optional[int] = None) -> int:
+def _int(
+    value: Any, key: str, minimum: Optional[int] = None, maximum: Optional[int] = None
+) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         _fail(key, f"expected an integer, got {_describe(value)}")
     if minimum is not None and value < minimum:
@@ -694,11 +738,13 @@ def _parse(raw: Mapping[str, Any]) -> Dict[str, Any]:
     if dealt * max(players) > DECK_SIZES[deck]:
         _fail(
             "dealt",
-            f"{dealt} cards × {max(players)} players = {dealt * max(players)} "
+            f"{dealt} cards x {max(players)} players = {dealt * max(players)} "
             f"is more than the {deck} deck's {DECK_SIZES[deck]} cards",
         )
     out["wheel"] = _choice(get("wheel", "low"), "wheel", _WHEELS)
-    tie_break = out["tie_break"] = _choice(get("tie_break", "none"), "tie_break", _TIE_BREAKS)
+    tie_break = out["tie_break"] = _choice(
+        get("tie_break", "none"), "tie_break", _TIE_BREAKS
+    )
     mode = out["mode"] = _choice(get("mode", "all_pairs"), "mode", _MODES)
     banker_wins_ties = _bool(get("banker_wins_ties", False), "banker_wins_ties")
     if banker_wins_ties and mode != "banker":
@@ -714,11 +760,15 @@ def _parse(raw: Mapping[str, Any]) -> Dict[str, Any]:
     out["scoop"] = _bonus(get("scoop", {"kind": "none"}), "scoop")
     out["home_run"] = _home_run(get("home_run", {"kind": "none"}))
     out["foul"] = _choice(get("foul", "reject"), "foul", _FOULS)
-    out["foul_counts_as_scoop"] = _bool(get("foul_counts_as_scoop", False), "foul_counts_as_scoop")
+    out["foul_counts_as_scoop"] = _bool(
+        get("foul_counts_as_scoop", False), "foul_counts_as_scoop"
+    )
     out["surrender"] = _surrender(get("surrender", {"allowed": False}))
     specials = out["specials"] = _specials(get("specials", {}))
     out["special_tiers"] = _special_tiers(get("special_tiers"), specials)
-    out["quads_as_two_pairs"] = _bool(get("quads_as_two_pairs", True), "quads_as_two_pairs")
+    out["quads_as_two_pairs"] = _bool(
+        get("quads_as_two_pairs", True), "quads_as_two_pairs"
+    )
     out["a23_is_straight"] = _bool(get("a23_is_straight", True), "a23_is_straight")
     out["twelve_royals_from"] = _royals_from(get("twelve_royals_from", "J"))
     horse_card = get("horse_card", None)
@@ -766,9 +816,15 @@ def _lane_table(value: Any, key: str, lane: str, deck: str) -> LaneTable:
         if name == "base":
             continue
         if name not in CATEGORY_KEYS:
-            _fail(_join(key, name), f"unknown category (expected 'base' or one of {_listing(CATEGORY_KEYS)})")
+            _fail(
+                _join(key, name),
+                f"unknown category (expected 'base' or one of {_listing(CATEGORY_KEYS)})",
+            )
         if lane == "front" and name not in FRONT_CATEGORY_KEYS:
-            _fail(_join(key, name), f"the front lane only holds {_listing(FRONT_CATEGORY_KEYS)}")
+            _fail(
+                _join(key, name),
+                f"the front lane only holds {_listing(FRONT_CATEGORY_KEYS)}",
+            )
         if name == "five_of_a_kind" and deck != "extra_diamonds":
             _fail(_join(key, name), 'five of a kind needs deck = "extra_diamonds"')
     if table.get("base") is None:
@@ -812,11 +868,17 @@ def _home_run(value: Any) -> HomeRun:
     min_players: Optional[int] = None
     if kind == "none":
         if "min_players" in table:
-            _fail("home_run.min_players", 'only applies to a home run (kind not "none")')
+            _fail(
+                "home_run.min_players", 'only applies to a home run (kind not "none")'
+            )
     else:
         if "min_players" not in table:
-            _fail("home_run.min_players", "missing: a home run needs min_players (3 or 4)")
-        min_players = _choice(table["min_players"], "home_run.min_players", _HOME_RUN_MIN_PLAYERS)
+            _fail(
+                "home_run.min_players", "missing: a home run needs min_players (3 or 4)"
+            )
+        min_players = _choice(
+            table["min_players"], "home_run.min_players", _HOME_RUN_MIN_PLAYERS
+        )
     return HomeRun(kind, units, min_players)  # type: ignore[arg-type]
 
 
@@ -841,7 +903,9 @@ def _specials(value: Any) -> FrozenMap[str, int]:
     return FrozenMap(values)
 
 
-def _special_tiers(value: Any, specials: Mapping[str, int]) -> Tuple[Tuple[str, ...], ...]:
+def _special_tiers(
+    value: Any, specials: Mapping[str, int]
+) -> Tuple[Tuple[str, ...], ...]:
     if value is _MISSING or value is None:
         return tuple((special,) for special in specials)
     key = "special_tiers"
@@ -895,7 +959,11 @@ def _card(value: Any, key: str) -> str:
     if rank == "10":
         rank = "T"
     if rank not in _RANKS or suit is None:
-        _fail(key, f"not a card: {value!r} (rank 2-9, T or 10, J, Q, K, A, then suit s h c d or ♠ ♥ ♣ ♦)")
+        _fail(
+            key,
+            f"not a card: {value!r} (rank 2-9, T or 10, J, Q, K, A, "
+            "then suit s h c d or ♠ ♥ ♣ ♦)",
+        )
     return rank + suit
 
 
@@ -910,7 +978,9 @@ def _escape(value: Any, players: Tuple[int, ...]) -> Escape:
             _fail("escape.by_players", 'only applies with to = "winner"')
         if "units" not in table:
             _fail("escape.units", 'missing: to = "split" needs units')
-        return Escape("split", _int(table["units"], "escape.units", minimum=1), FrozenMap())
+        return Escape(
+            "split", _int(table["units"], "escape.units", minimum=1), FrozenMap()
+        )
     if "units" in table:
         _fail("escape.units", 'only applies with to = "split" (use by_players)')
     if "by_players" not in table:

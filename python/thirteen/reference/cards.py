@@ -284,8 +284,9 @@ def first_excess(cards: Iterable[Card], rules: Any) -> Optional[Card]:
     """The first card, in the given order, whose occurrence exceeds the deck's copies."""
     seen: Dict[int, int] = {}
     for card in cards:
-        seen[card.code] = seen.get(card.code, 0) + 1
-        if seen[card.code] > copies_in_deck(card, rules):
+        code = card.code
+        seen[code] = seen.get(code, 0) + 1
+        if seen[code] > 1 and seen[code] > copies_in_deck(card, rules):
             return card
     return None
 

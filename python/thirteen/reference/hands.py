@@ -76,7 +76,7 @@ class HandValue:
         ace_to_five: bool = False,
     ) -> None:
         category = Category(category)
-        ranks = tuple(Rank(r) for r in ranks)
+        ranks = tuple(r if isinstance(r, Rank) else Rank(r) for r in ranks)
         set_ = object.__setattr__
         set_(self, "category", category)
         set_(self, "ranks", ranks)

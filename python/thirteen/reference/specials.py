@@ -126,10 +126,12 @@ def _patterns(key: str, rules: Any) -> Tuple[Callable[[Sequence[Card]], bool], C
     raise ValueError(key)
 
 
-def _splits(
-    cards: Sequence[Card], key: str, rules: Any, first_only: bool = False
-) -> List[Tuple[Tuple[Card, ...], Tuple[Card, ...], Tuple[Card, ...]]]:
-    """Every split (front, middle, back) of the 13 cards showing the pattern of ``key``.
+Split = Tuple[Tuple[int, ...], Tuple[int, ...], Tuple[int, ...]]
+
+
+def _splits(cards: Sequence[Card], key: str, rules: Any, first_only: bool = False) -> List[Split]:
+    """Every split (front, middle, back) of the 13 cards showing the pattern of
+    ``key``, as tuples of positions in ``cards``.
 
     Enumerates positions, not cards, so duplicate diamonds need no special case:
     each 5-card back, then each 5-card middle from the 8 left; the 3 left are the
@@ -139,17 +141,15 @@ def _splits(
     positions = range(len(cards))
     found = []
     for back in combinations(positions, 5):
-        back_cards = tuple(cards[i] for i in back)
-        if not five_ok(back_cards):
+        if not five_ok([cards[i] for i in back]):
             continue
         rest = [i for i in positions if i not in back]
         for middle in combinations(rest, 5):
-            middle_cards = tuple(cards[i] for i in middle)
-            if not five_ok(middle_cards):
+            if not five_ok([cards[i] for i in middle]):
                 continue
-            front_cards = tuple(cards[i] for i in rest if i not in middle)
-            if front_ok(front_cards):
-                found.append((front_cards, middle_cards, back_cards))
+            front = tuple(i for i in rest if i not in middle)
+            if front_ok([cards[i] for i in front]):
+                found.append((front, middle, back))
                 if first_only:
                     return found
     return found
@@ -171,7 +171,7 @@ def _holds(key: str, cards: Sequence[Card], rules: Any) -> bool:
         lowest = Rank.JACK if rules.twelve_royals_from == "J" else Rank.TEN
         return all(rank >= lowest for rank in ranks)
     if key == "three_quads":
-        return sum(1 for count in counts.values() if count >= 4) == 3
+        return sum(1 for count in counts.values() if count >= 4) >= 3
     if key == "all_big":
         return all(rank >= Rank.EIGHT for rank in ranks)
     if key == "all_small":
@@ -179,7 +179,7 @@ def _holds(key: str, cards: Sequence[Card], rules: Any) -> bool:
     if key == "one_color":
         return suits <= RED or suits <= BLACK
     if key == "four_trips":
-        return sum(1 for count in counts.values() if count >= 3) == 4
+        return sum(1 for count in counts.values() if count >= 3) >= 4
     if key == "five_pairs_trips":
         trips = [rank for rank, count in counts.items() if count == 3]
         if len(trips) != 1:
@@ -221,23 +221,28 @@ def _best_split(cards: Sequence[Card], key: str, rules: Any) -> Arrangement:
     largest back, then middle, then front (HandValue order); remaining ties:
     the largest tuple of card codes sorted descending, back, then middle, then front.
     """
+    values: Dict[Tuple[int, ...], HandValue] = {}  # memo: lane positions -> value
 
-    def codes(lane: Sequence[Card]) -> Tuple[int, ...]:
-        return tuple(sorted((card.code for card in lane), reverse=True))
+    def value(lane: Tuple[int, ...]) -> HandValue:
+        if lane not in values:
+            values[lane] = _value([cards[i] for i in lane], rules.wheel)
+        return values[lane]
+
+    def codes(lane: Tuple[int, ...]) -> Tuple[int, ...]:
+        return tuple(sorted((cards[i].code for i in lane), reverse=True))
 
     best_key: Optional[Tuple[Any, ...]] = None
-    best = None
+    best: Optional[Split] = None
     for front, middle, back in _splits(cards, key, rules):
-        values: List[HandValue] = [_value(lane, rules.wheel) for lane in (front, middle, back)]
-        if not (values[0] <= values[1] <= values[2]):
+        if not (value(front) <= value(middle) <= value(back)):
             continue  # fouled order
-        order = (values[2], values[1], values[0], codes(back), codes(middle), codes(front))
+        order = (value(back), value(middle), value(front), codes(back), codes(middle), codes(front))
         if best_key is None or order > best_key:
             best_key, best = order, (front, middle, back)
     if best is None:  # cannot happen: the pattern always has a non-fouled order
         raise AssertionError(f"{key}: no non-fouled split")
-    front, middle, back = best
-    return Arrangement(_sorted_lane(front), _sorted_lane(middle), _sorted_lane(back), rules=rules)
+    lanes = [_sorted_lane([cards[i] for i in lane]) for lane in best]
+    return Arrangement(lanes[0], lanes[1], lanes[2], rules=rules)
 
 
 def find_special(cards: Union[str, Sequence[Card]], rules: Any = None) -> Optional[SpecialHand]:

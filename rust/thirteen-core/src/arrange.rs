@@ -165,10 +165,22 @@ mod tests {
     #[test]
     fn fouls_cross_size_and_equal() {
         let r = Rules::default();
-        assert!(is_foul(&arr("Ah Ad Kc | As Ac Qd 3c 2d | Ks Kd Kh 4c 4d"), &r));
-        assert!(!is_foul(&arr("Ah Ad Kc | As Ac Kd 3c 2d | Qs Qh Qc 4c 4d"), &r));
-        assert!(!is_foul(&arr("Qh Qd 3c | 9s Tc Jd Qs Kh | Ah Ad Ac 5c 5d"), &r));
-        assert!(!is_foul(&arr("2c 3d 5h | Ks Qd 9h 7c 4s | Kd Qh 9c 7s 4d"), &r));
+        assert!(is_foul(
+            &arr("Ah Ad Kc | As Ac Qd 3c 2d | Ks Kd Kh 4c 4d"),
+            &r
+        ));
+        assert!(!is_foul(
+            &arr("Ah Ad Kc | As Ac Kd 3c 2d | Qs Qh Qc 4c 4d"),
+            &r
+        ));
+        assert!(!is_foul(
+            &arr("Qh Qd 3c | 9s Tc Jd Qs Kh | Ah Ad Ac 5c 5d"),
+            &r
+        ));
+        assert!(!is_foul(
+            &arr("2c 3d 5h | Ks Qd 9h 7c 4s | Kd Qh 9c 7s 4d"),
+            &r
+        ));
         let wheel = arr("Qs 8d 6h | As 2d 3c 4h 5s | 9c Tc Jd Qh Kh");
         assert!(!is_foul(&wheel, &r));
         let second = Rules {
@@ -180,15 +192,49 @@ mod tests {
 
     #[test]
     fn lane_sizes_and_duplicates() {
-        let e = Arrangement::parse("Ah Ad | Jh Jd Jc 5s 5h | Qs Qh Qd 9c 9d", DeckKind::Standard);
-        assert!(matches!(e, Err(Error::WrongCount { lane: Some(Lane::Front), expected: 3, got: 2, .. })));
-        let d = Arrangement::parse("Ah Ad Kc | Jh Jd Jc 5s 5h | Qs Qh Qd 9c Ah", DeckKind::Standard);
+        let e = Arrangement::parse(
+            "Ah Ad | Jh Jd Jc 5s 5h | Qs Qh Qd 9c 9d",
+            DeckKind::Standard,
+        );
+        assert!(matches!(
+            e,
+            Err(Error::WrongCount {
+                lane: Some(Lane::Front),
+                expected: 3,
+                got: 2,
+                ..
+            })
+        ));
+        let d = Arrangement::parse(
+            "Ah Ad Kc | Jh Jd Jc 5s 5h | Qs Qh Qd 9c Ah",
+            DeckKind::Standard,
+        );
         assert!(matches!(d, Err(Error::DuplicateCard { .. })));
-        let p = Arrangement::parse("Ah Ad Kc | Jh Jd Jc 5s 5h | Qs Qh Qd 9c", DeckKind::Standard);
-        assert!(matches!(p, Err(Error::WrongCount { lane: Some(Lane::Back), .. })));
+        let p = Arrangement::parse(
+            "Ah Ad Kc | Jh Jd Jc 5s 5h | Qs Qh Qd 9c",
+            DeckKind::Standard,
+        );
+        assert!(matches!(
+            p,
+            Err(Error::WrongCount {
+                lane: Some(Lane::Back),
+                ..
+            })
+        ));
         let t = Arrangement::parse("Ah Ad Kc | Jh Jd Jc 5s 5h", DeckKind::Standard);
-        assert!(matches!(t, Err(Error::WrongCount { expected: 3, got: 2, lane: None, .. })));
-        let b = Arrangement::parse("Ah Ad Kc | Jh Jd Jc 5s 5h | Qs Qh Qd 9c 9x", DeckKind::Standard);
+        assert!(matches!(
+            t,
+            Err(Error::WrongCount {
+                expected: 3,
+                got: 2,
+                lane: None,
+                ..
+            })
+        ));
+        let b = Arrangement::parse(
+            "Ah Ad Kc | Jh Jd Jc 5s 5h | Qs Qh Qd 9c 9x",
+            DeckKind::Standard,
+        );
         assert!(matches!(b, Err(Error::BadCard { position: 12, .. })));
     }
 
@@ -204,7 +250,10 @@ mod tests {
         // The pair's best suit decides, not a higher kicker.
         assert_eq!(c("5h 5c As 9d 7c", "5s 5d Ad 9h 7d", &suit), Ordering::Less);
         assert_eq!(c("Kh 9c 5d", "Ks 9d 5c", &suit), Ordering::Less);
-        assert_eq!(c("Kh 9c 5d", "Ks 9d 5c", &Rules::default()), Ordering::Equal);
+        assert_eq!(
+            c("Kh 9c 5d", "Ks 9d 5c", &Rules::default()),
+            Ordering::Equal
+        );
         assert_eq!(c("Ks 9c 5d", "Kh 9d 7c", &suit), Ordering::Less);
     }
 }

@@ -61,8 +61,8 @@ impl Rank {
     /// English name, singular ("ace").
     pub fn name(self) -> &'static str {
         [
-            "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack", "queen",
-            "king", "ace",
+            "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "jack",
+            "queen", "king", "ace",
         ][self.index() as usize]
     }
 
@@ -133,7 +133,7 @@ impl Suit {
 /// A card: `code = rank_index * 4 + suit` (0..52). The two copies of a diamond in the
 /// extra-diamonds deck are the same card.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Card(u8);
+pub struct Card(pub(crate) u8);
 
 impl Card {
     /// Builds a card from its rank and suit.

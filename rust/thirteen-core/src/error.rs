@@ -40,7 +40,10 @@ pub enum Error {
         position: usize,
     },
     /// Wrong number of cards (or of lanes).
-    #[error("wrong number of cards{}: expected {expected}, got {got}", where_(lane, player))]
+    #[error(
+        "wrong number of cards{}: expected {expected}, got {got}",
+        where_(lane, player)
+    )]
     WrongCount {
         /// Expected count.
         expected: usize,

@@ -17,7 +17,8 @@
 
 use std::fmt;
 
-use crate::card::{Card, Rank};
+use crate::card::{Card, DeckKind, Rank};
+use crate::error::{Error, Result};
 
 /// Where the wheel `A 2 3 4 5` ranks among straights (RULES.md 3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -344,6 +345,57 @@ pub fn evaluate(cards: &[Card], wheel: Wheel) -> Option<HandValue> {
         5 => Some(evaluate5(cards.try_into().ok()?, wheel)),
         _ => None,
     }
+}
+
+/// Evaluates `data.len() / width` hands of `width` (3 or 5) card codes, row after row, into
+/// their raw values. Codes must be below 52 ([`Error::BadCard`]) and no card may occur in a
+/// hand more often than `deck` holds it ([`Error::DuplicateCard`]).
+pub fn evaluate_batch(data: &[u8], width: usize, wheel: Wheel, deck: DeckKind) -> Result<Vec<u32>> {
+    let mut out = Vec::with_capacity(data.len() / width.max(1));
+    let extra = deck == DeckKind::ExtraDiamonds;
+    for (row, hand) in data.chunks_exact(width).enumerate() {
+        let mut seen = 0u64;
+        let mut twice = 0u64;
+        for (i, &code) in hand.iter().enumerate() {
+            if code >= 52 {
+                return Err(Error::BadCard {
+                    token: code.to_string(),
+                    position: row * width + i,
+                });
+            }
+            let bit = 1u64 << code;
+            twice |= seen & bit;
+            seen |= bit;
+        }
+        // Diamonds (suit 0) may appear twice with the extra deck, never three times.
+        let allowed = if extra { DIAMOND_BITS } else { 0 };
+        if twice & !allowed != 0 || (extra && twice != 0 && has_triple(hand)) {
+            let mut counts = [0u8; 52];
+            let card = hand
+                .iter()
+                .map(|&c| Card::from_code(c).expect("checked"))
+                .find(|c| {
+                    counts[c.code() as usize] += 1;
+                    counts[c.code() as usize] > deck.copies(*c)
+                })
+                .expect("a duplicate was seen");
+            return Err(Error::DuplicateCard { card, player: None });
+        }
+        let cards: [Card; 5] = std::array::from_fn(|i| Card(hand[i.min(width - 1)]));
+        out.push(if width == 5 {
+            evaluate5(&cards, wheel).0
+        } else {
+            evaluate3(&[cards[0], cards[1], cards[2]]).0
+        });
+    }
+    Ok(out)
+}
+
+const DIAMOND_BITS: u64 = 0x1_1111_1111_1111;
+
+fn has_triple(hand: &[u8]) -> bool {
+    hand.iter()
+        .any(|c| hand.iter().filter(|d| *d == c).count() > 2)
 }
 
 /// The suit consulted by `tie_break = "suit"` (RULES.md 3): the best suit among the cards of

@@ -352,7 +352,8 @@ impl Rules {
             }
         }
         for (k, &v) in &spec.specials {
-            let i = special_index(k).ok_or_else(|| bad(&format!("specials.{k}"), "unknown special"))?;
+            let i =
+                special_index(k).ok_or_else(|| bad(&format!("specials.{k}"), "unknown special"))?;
             r.special_units[i] = v;
         }
         match spec.special_tiers {
@@ -361,7 +362,12 @@ impl Rules {
                     for k in tier {
                         let i = special_index(k)
                             .filter(|&i| r.special_units[i] > 0)
-                            .ok_or_else(|| bad("special_tiers", format!("{k:?} is not a recognised special")))?;
+                            .ok_or_else(|| {
+                                bad(
+                                    "special_tiers",
+                                    format!("{k:?} is not a recognised special"),
+                                )
+                            })?;
                         r.special_tier[i] = t as u8;
                     }
                 }

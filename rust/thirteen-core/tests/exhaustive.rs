@@ -32,7 +32,8 @@ fn all5(wheel: Wheel) -> BTreeMap<HandValue, u64> {
             for c in b + 1..52 {
                 for d in c + 1..52 {
                     for e in d + 1..52 {
-                        let v = evaluate5(&[cards[a], cards[b], cards[c], cards[d], cards[e]], wheel);
+                        let v =
+                            evaluate5(&[cards[a], cards[b], cards[c], cards[d], cards[e]], wheel);
                         *values.entry(v).or_insert(0) += 1;
                     }
                 }
@@ -89,7 +90,9 @@ fn three_card_counts() {
     for a in 0..52 {
         for b in a + 1..52 {
             for c in b + 1..52 {
-                *values.entry(evaluate3(&[cards[a], cards[b], cards[c]])).or_insert(0u64) += 1;
+                *values
+                    .entry(evaluate3(&[cards[a], cards[b], cards[c]]))
+                    .or_insert(0u64) += 1;
             }
         }
     }

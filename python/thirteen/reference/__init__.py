@@ -1,0 +1,43 @@
+"""Pure-Python reference implementation of ``thirteen`` (十三水 / Chinese Poker).
+
+Written directly from RULES.md (sort, count, compare tuples) as the oracle of
+the differential tests against the Rust core; it exposes the same public API
+(spec/API.md) and raises the same exceptions (``thirteen.errors``). It never
+imports ``thirteen._core``.
+
+Modules: :mod:`.cards` (section 1), :mod:`.hands` and :mod:`.arrangement`
+(sections 2-3), :mod:`.specials` (section 4), :mod:`.settle` (section 5).
+"""
+
+from __future__ import annotations
+
+from .arrangement import Arrangement, is_foul
+from .cards import Card, Rank, Suit, deck, format_cards, parse_cards, validate_hand
+from .hands import Category, HandValue, compare_lanes, evaluate
+from .settle import Declaration, Settlement, escape_payments, money, settle
+from .specials import SpecialHand, compare_specials, find_special, held_specials
+
+__all__ = [
+    "Rank",
+    "Suit",
+    "Card",
+    "Category",
+    "HandValue",
+    "parse_cards",
+    "format_cards",
+    "deck",
+    "validate_hand",
+    "evaluate",
+    "compare_lanes",
+    "is_foul",
+    "Arrangement",
+    "held_specials",
+    "find_special",
+    "SpecialHand",
+    "compare_specials",
+    "Declaration",
+    "settle",
+    "Settlement",
+    "escape_payments",
+    "money",
+]

@@ -1,0 +1,539 @@
+"""Scoring a round (RULES.md section 5): settlement, escape payments, money.
+
+Everything is in units (注 / 水). Each compared pair's result is built step by
+step in the order of RULES.md 5, and each step's contribution is recorded
+(signed from the lower seat's side), so a result can be audited:
+
+    surrender → special → lanes → majority → scoop → home run → horse → stake
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from itertools import combinations
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+
+from thirteen.errors import (
+    CountError,
+    DuplicateCardError,
+    FalseSpecialError,
+    FouledError,
+    PlayerCountError,
+    SurrenderError,
+    ThirteenError,
+)
+
+from ._rules import resolve
+from .arrangement import LANES, Arrangement
+from .cards import Card, as_cards, copies_in_deck
+from .hands import HandValue, _compare_values, _value
+from .specials import SpecialHand, find_special, held_specials
+
+__all__ = [
+    "Declaration",
+    "LaneResult",
+    "PairResult",
+    "Settlement",
+    "STEPS",
+    "settle",
+    "escape_payments",
+    "money",
+]
+
+# The steps of a pair's result, in the order they are applied (RULES.md 5).
+STEPS = ("surrender", "special", "lanes", "majority", "scoop", "home_run", "horse", "stake")
+
+
+class Declaration:
+    """A declared special hand (报到): the player's 13 cards and, optionally, the
+    special's key it names.
+
+    The cards are only parsed here; their count, repeats and the special are
+    checked by :func:`settle` (``CountError`` / ``DuplicateCardError`` /
+    ``FalseSpecialError`` naming the seat).
+    """
+
+    __slots__ = ("cards", "special")
+
+    cards: Tuple[Card, ...]
+    special: Optional[str]
+
+    def __init__(self, cards: Union[str, Sequence[Card]], special: Optional[str] = None) -> None:
+        object.__setattr__(self, "cards", tuple(as_cards(cards)))
+        object.__setattr__(self, "special", special)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("Declaration is immutable")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Declaration):
+            return NotImplemented
+        return (sorted(c.code for c in self.cards), self.special) == (
+            sorted(c.code for c in other.cards),
+            other.special,
+        )
+
+    def __hash__(self) -> int:
+        return hash(("Declaration", tuple(sorted(c.code for c in self.cards)), self.special))
+
+    def __repr__(self) -> str:
+        cards = " ".join(str(c) for c in self.cards)
+        return f"Declaration({cards!r}, special={self.special!r})"
+
+
+@dataclass(frozen=True)
+class LaneResult:
+    """One lane of a compared pair: ``winner`` seat (None when drawn), the
+    winner's lane ``category`` key (None when drawn) and the ``units`` it collects."""
+
+    lane: str
+    winner: Optional[int]
+    category: Optional[str]
+    units: int
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"lane": self.lane, "winner": self.winner, "category": self.category, "units": self.units}
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """The result of one compared pair ``seats = (a, b)``, ``a < b``.
+
+    ``steps`` holds what each step of RULES.md 5 added, signed from ``a``'s
+    side, in the order of :data:`STEPS`; ``total`` is their sum (what ``b`` pays ``a``).
+    """
+
+    seats: Tuple[int, int]
+    lanes: Tuple[LaneResult, ...]
+    steps: Tuple[Tuple[str, int], ...]
+    total: int
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {
+            "seats": list(self.seats),
+            "lanes": [lane.to_dict() for lane in self.lanes],
+            "steps": dict(self.steps),
+            "total": self.total,
+        }
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """A settled round (immutable). See :meth:`to_dict` for the layout."""
+
+    totals: Tuple[int, ...]
+    fouled: Tuple[int, ...]
+    surrendered: Tuple[int, ...]
+    specials: Tuple[Optional[SpecialHand], ...]
+    scoops: Tuple[Tuple[int, int], ...]
+    home_runs: Tuple[int, ...]
+    pairs: Tuple[PairResult, ...]
+    reveal: Tuple[Tuple[str, Tuple[int, ...]], ...]
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The settlement as plain dicts and lists (API.md "Settlement")."""
+        return {
+            "totals": list(self.totals),
+            "fouled": list(self.fouled),
+            "surrendered": list(self.surrendered),
+            "specials": [
+                None if s is None else {"key": s.key, "units": s.units, "tier": s.tier} for s in self.specials
+            ],
+            "scoops": [list(pair) for pair in self.scoops],
+            "home_runs": list(self.home_runs),
+            "pairs": [pair.to_dict() for pair in self.pairs],
+            "reveal": [{"lane": lane, "order": list(order)} for lane, order in self.reveal],
+        }
+
+
+Submission = Union[Arrangement, Declaration]
+
+
+def _check_seat_args(
+    n: int, rules: Any, banker: int, stakes: Optional[Sequence[int]], surrendered: Iterable[int]
+) -> Tuple[List[int], List[int]]:
+    """Validate banker, stakes and surrendered; return (stakes, sorted surrendered seats)."""
+    if not isinstance(banker, int) or isinstance(banker, bool) or not 0 <= banker < n:
+        raise ThirteenError(f"banker seat {banker!r} is not a seat of a {n}-player table")
+    if stakes is None:
+        stake_list = [1] * n
+    else:
+        stake_list = list(stakes)
+        if len(stake_list) != n:
+            raise CountError(f"expected {n} stakes, got {len(stake_list)}", expected=n, got=len(stake_list))
+        for seat, stake in enumerate(stake_list):
+            if not isinstance(stake, int) or isinstance(stake, bool) or stake < 1:
+                raise ThirteenError(f"stake of seat {seat} must be an integer >= 1, got {stake!r}")
+    seats = sorted(set(surrendered))
+    for seat in seats:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+            raise SurrenderError(f"surrendered seat {seat!r} is not a seat", player=seat)
+        if not rules.surrender.allowed:
+            raise SurrenderError(f"player {seat} surrendered: the rules do not allow surrender", player=seat)
+    return stake_list, seats
+
+
+def settle(
+    submissions: Sequence[Submission],
+    rules: Any,
+    *,
+    banker: int = 0,
+    stakes: Optional[Sequence[int]] = None,
+    surrendered: Iterable[int] = (),
+) -> Settlement:
+    """Settle one round (RULES.md 5).
+
+    Args:
+        submissions: per seat, an :class:`Arrangement` or a :class:`Declaration`.
+        rules: the rule set (``None`` = default).
+        banker: the banker's (庄家) seat, used when ``rules.mode == "banker"``.
+        stakes: per seat, the player's stake multiplier (int >= 1, default 1);
+            used in banker mode only, the banker's own entry is ignored.
+        surrendered: seats that surrendered (only when ``rules.surrender.allowed``).
+
+    Validation comes before any scoring, in this order, the first offender named:
+    table size (``PlayerCountError``); the banker seat (``ThirteenError``), the
+    stakes (``CountError`` for the wrong length, ``ThirteenError`` for a bad
+    value) and the surrendered seats (``SurrenderError``); each seat's 13 cards
+    (``CountError(player=)``); cards repeated across the table beyond the deck
+    (``DuplicateCardError(card=, player=)``: seats in order, each in front,
+    middle, back order); declarations (``FalseSpecialError``); under
+    ``foul = "reject"`` the lowest fouled seat that did not surrender (``FouledError``).
+
+    Returns:
+        A :class:`Settlement`; its ``totals`` (units) sum to 0.
+    """
+    rules = resolve(rules)
+    subs = list(submissions)
+    n = len(subs)
+
+    # --- validation: nothing is scored before every check passed ---------------
+    allowed = tuple(rules.players)
+    if n not in allowed:
+        raise PlayerCountError(f"{n} players; the rules allow {allowed}", got=n, allowed=allowed)
+    for seat, sub in enumerate(subs):
+        if not isinstance(sub, (Arrangement, Declaration)):
+            raise TypeError(f"seat {seat}: expected Arrangement or Declaration, got {type(sub).__name__}")
+    stake_list, surrendered_seats = _check_seat_args(n, rules, banker, stakes, surrendered)
+    gone = set(surrendered_seats)
+
+    for seat, sub in enumerate(subs):
+        if len(sub.cards) != 13:
+            raise CountError(
+                f"player {seat} has {len(sub.cards)} cards, expected 13", expected=13, got=len(sub.cards), player=seat
+            )
+
+    seen: Dict[int, int] = {}
+    for seat, sub in enumerate(subs):
+        for card in sub.cards:  # an Arrangement's cards are front, middle, back
+            seen[card.code] = seen.get(card.code, 0) + 1
+            if seen[card.code] > copies_in_deck(card, rules):
+                raise DuplicateCardError(f"duplicate card {card} (player {seat})", card=str(card), player=seat)
+
+    declared: Dict[int, SpecialHand] = {}
+    for seat, sub in enumerate(subs):
+        if not isinstance(sub, Declaration):
+            continue
+        held = held_specials(sub.cards, rules)
+        if sub.special is not None and (sub.special not in rules.specials or sub.special not in held):
+            raise FalseSpecialError(
+                f"player {seat} declared {sub.special!r}, which the rules do not recognise or the cards do not hold",
+                player=seat,
+                special=sub.special,
+            )
+        if not held:
+            raise FalseSpecialError(
+                f"player {seat} declared a special but holds none the rules recognise",
+                player=seat,
+                special=sub.special,
+            )
+        special = find_special(sub.cards, rules)
+        assert special is not None
+        declared[seat] = special
+
+    values: Dict[int, Tuple[HandValue, ...]] = {}
+    fouled: List[int] = []
+    for seat, sub in enumerate(subs):
+        if isinstance(sub, Arrangement) and seat not in gone:
+            values[seat] = tuple(_value(lane, rules.wheel) for lane in sub.lanes)
+            front, middle, back = values[seat]
+            if not (front <= middle <= back):
+                fouled.append(seat)
+    if fouled and rules.foul == "reject":
+        seat = fouled[0]
+        front, middle, back = values[seat]
+        where = "front > middle" if front > middle else "middle > back"
+        raise FouledError(f"player {seat} fouled: {where}", player=seat)
+
+    # --- the compared pairs ---------------------------------------------------
+    if rules.mode == "banker":
+        pairs = sorted((min(banker, p), max(banker, p)) for p in range(n) if p != banker)
+    else:
+        pairs = list(combinations(range(n), 2))
+
+    horse: Optional[Card] = Card.parse(rules.horse_card) if rules.horse_card is not None else None
+
+    # Steps 1 to 6, per pair.
+    partial: Dict[Tuple[int, int], Dict[str, Any]] = {}
+    scoops: List[Tuple[int, int]] = []
+    for a, b in pairs:
+        steps = dict.fromkeys(STEPS, 0)
+        lanes: List[LaneResult] = []
+        entry: Dict[str, Any] = {"steps": steps, "lanes": lanes, "surrender": False}
+        partial[(a, b)] = entry
+
+        # 1. Surrender: a surrendered player pays each player who did not.
+        if a in gone or b in gone:
+            entry["surrender"] = True
+            units = rules.surrender.units
+            if a in gone and b not in gone:
+                steps["surrender"] = -units
+            elif b in gone and a not in gone:
+                steps["surrender"] = units
+            continue
+
+        # 2. Specials: the declarer collects its value; two declarers by tier.
+        if a in declared or b in declared:
+            sa, sb = declared.get(a), declared.get(b)
+            if sa is not None and sb is None:
+                steps["special"] = sa.units
+            elif sb is not None and sa is None:
+                steps["special"] = -sb.units
+            elif sa is not None and sb is not None:
+                if sa.tier < sb.tier:
+                    steps["special"] = sa.units
+                elif sb.tier < sa.tier:
+                    steps["special"] = -sb.units
+            continue
+
+        # 3. Both fouled (lose_all): 0, the lanes are not compared.
+        foul_a, foul_b = a in fouled, b in fouled
+        if foul_a and foul_b:
+            lanes.extend(LaneResult(lane, None, None, 0) for lane in LANES)
+            continue
+
+        # 4. Lanes.
+        sub_a, sub_b = subs[a], subs[b]
+        assert isinstance(sub_a, Arrangement) and isinstance(sub_b, Arrangement)
+        won = {a: 0, b: 0}
+        total_lanes = 0
+        for i, lane in enumerate(LANES):
+            if foul_a or foul_b:
+                # A fouled player loses every lane, paying the opponent's lane values.
+                winner: Optional[int] = b if foul_a else a
+            else:
+                cmp = _compare_values(sub_a.lanes[i], values[a][i], sub_b.lanes[i], values[b][i], rules)
+                if cmp == 0 and rules.mode == "banker" and rules.banker_wins_ties:
+                    cmp = 1 if a == banker else -1  # the banker wins a drawn lane (luosong)
+                winner = a if cmp > 0 else b if cmp < 0 else None
+            if winner is None:
+                lanes.append(LaneResult(lane, None, None, 0))
+                continue
+            category = values[winner][i].category.key
+            units = int(rules.lane_value(lane, category))
+            lanes.append(LaneResult(lane, winner, category, units))
+            won[winner] += 1
+            total_lanes += units if winner == a else -units
+        steps["lanes"] = total_lanes
+
+        # 5. Majority bonus: more lanes won (draws count for neither).
+        if won[a] > won[b]:
+            steps["majority"] = rules.majority_bonus
+        elif won[b] > won[a]:
+            steps["majority"] = -rules.majority_bonus
+
+        # 6. Scoop (打枪): all three lanes won; a foul only when foul_counts_as_scoop.
+        scooper: Optional[int] = None
+        if won[a] == 3:
+            scooper = a
+        elif won[b] == 3:
+            scooper = b
+        if scooper is not None and (foul_a or foul_b) and not rules.foul_counts_as_scoop:
+            scooper = None
+        if scooper is not None:
+            loser = b if scooper == a else a
+            scoops.append((scooper, loser))
+            sign = 1 if scooper == a else -1
+            if rules.scoop.kind == "double":
+                steps["scoop"] = steps["lanes"] + steps["majority"]
+            elif rules.scoop.kind == "bonus":
+                steps["scoop"] = sign * int(rules.scoop.units)
+
+    # 7. Home run (全垒打): scooped every other player still in the showdown.
+    home_runs: List[int] = []
+    hr = rules.home_run
+    min_players = hr.min_players if hr.min_players is not None else 0
+    if hr.kind != "none" and n >= min_players:
+        candidates = [banker] if rules.mode == "banker" else list(range(n))
+        scooped = set(scoops)
+        for p in candidates:
+            if p in gone or p in declared:
+                continue
+            opponents = [q for q in range(n) if q != p and q not in gone]
+            if opponents and all((p, q) in scooped for q in opponents):
+                home_runs.append(p)
+    for (a, b), entry in partial.items():
+        if entry["surrender"]:
+            continue
+        steps = entry["steps"]
+        for p in home_runs:
+            if p in (a, b):
+                if hr.kind == "double":
+                    steps["home_run"] = sum(steps.values())
+                elif hr.kind == "bonus":
+                    steps["home_run"] = int(hr.units) if p == a else -int(hr.units)
+
+    # 8. Horse card (马牌): the pair's result doubles once.
+    if horse is not None:
+        for (a, b), entry in partial.items():
+            if entry["surrender"]:
+                continue
+            if horse in subs[a].cards or horse in subs[b].cards:
+                entry["steps"]["horse"] = sum(entry["steps"].values())
+
+    # 9. Banker mode: the player's stake multiplier.
+    if rules.mode == "banker":
+        for (a, b), entry in partial.items():
+            player = b if a == banker else a
+            entry["steps"]["stake"] = sum(entry["steps"].values()) * (stake_list[player] - 1)
+
+    # --- results ----------------------------------------------------------------
+    totals = [0] * n
+    pair_results = []
+    for (a, b), entry in partial.items():
+        total = sum(entry["steps"].values())
+        totals[a] += total
+        totals[b] -= total
+        pair_results.append(
+            PairResult(
+                seats=(a, b),
+                lanes=tuple(entry["lanes"]),
+                steps=tuple((name, entry["steps"][name]) for name in STEPS),
+                total=total,
+            )
+        )
+
+    shown = [seat for seat in range(n) if seat in values and seat not in fouled]
+    reveal = tuple(
+        (lane, tuple(sorted(shown, key=lambda seat: values[seat][i])))  # stable: ties keep seat order
+        for i, lane in enumerate(LANES)
+    )
+    return Settlement(
+        totals=tuple(totals),
+        fouled=tuple(fouled),
+        surrendered=tuple(surrendered_seats),
+        specials=tuple(declared.get(seat) if seat not in gone else None for seat in range(n)),
+        scoops=tuple(sorted(scoops)),
+        home_runs=tuple(sorted(home_runs)),
+        pairs=tuple(pair_results),
+        reveal=reveal,
+    )
+
+
+def escape_payments(rules: Any, leaver: int, results: Sequence[Optional[int]]) -> List[int]:
+    """What a player who left mid-round (逃跑 / 强退) pays, per seat (RULES.md 5 "Escape").
+
+    Args:
+        rules: its ``escape`` (``to``, ``units``, ``by_players``); ``None`` = default.
+        leaver: the seat that left.
+        results: per seat, the round result of the others in units (the leaver's
+            entry, normally ``None``, is ignored). ``len(results)`` is the number
+            of players dealt in, leaver included.
+
+    Returns:
+        Units per seat: the leaver's entry is minus the amount, the others'
+        entries what they receive; the list sums to 0. ``to = "split"``: the
+        amount is split equally among the others; ``to = "winner"``: paid to the
+        player with the highest result, ties split equally. Remainders of an
+        uneven split go one unit at a time to the receiving seats after the
+        leaver, in seat order, wrapping round. Not multiplied by anything.
+        With no ``escape`` rule, nothing is paid (all zeros).
+    """
+    rules = resolve(rules)
+    n = len(results)
+    if not isinstance(leaver, int) or not 0 <= leaver < n:
+        raise ThirteenError(f"leaver seat {leaver!r} is not a seat of a {n}-player table")
+    payments = [0] * n
+    escape = rules.escape
+    if escape is None or n < 2:
+        return payments
+    by_players = dict(escape.by_players or {})
+    if escape.to == "winner":
+        amount = by_players.get(n, escape.units)
+    else:
+        amount = escape.units if escape.units is not None else by_players.get(n)
+    amount = int(amount or 0)
+
+    others = [seat for seat in range(n) if seat != leaver]
+    if escape.to == "winner":
+        for seat in others:
+            if results[seat] is None:
+                raise ThirteenError(f"no result for seat {seat}")
+        best = max(results[seat] for seat in others)  # type: ignore[type-var]
+        receivers = [seat for seat in others if results[seat] == best]
+    else:
+        receivers = others
+    share, remainder = divmod(amount, len(receivers))
+    for seat in receivers:
+        payments[seat] = share
+    after_leaver = [(leaver + k) % n for k in range(1, n)]
+    for seat in [s for s in after_leaver if s in receivers][:remainder]:
+        payments[seat] += 1
+    payments[leaver] = -amount
+    return payments
+
+
+def _percent(value: Union[int, str, Decimal, Fraction, float]) -> Fraction:
+    """A rake percentage as an exact fraction ("2.5" -> 5/2)."""
+    if isinstance(value, bool):
+        raise ThirteenError(f"bad rake percent {value!r}")
+    if isinstance(value, (int, Fraction, Decimal)):
+        return Fraction(value)
+    if isinstance(value, float):
+        return Fraction(repr(value))  # the decimal the user wrote, not the binary float
+    if isinstance(value, str):
+        try:
+            return Fraction(value.strip())
+        except ValueError:
+            raise ThirteenError(f"bad rake percent {value!r}") from None
+    raise ThirteenError(f"bad rake percent {value!r}")
+
+
+def money(
+    units: Sequence[int], stake: int, rake: Optional[Tuple[Union[int, str], Optional[int]]] = None
+) -> List[int]:
+    """Units to money in integer minor currency units (RULES.md 5 "Money").
+
+    Args:
+        units: per player, the round's units (escape payments included).
+        stake: the table's stake, minor currency units per unit (int >= 0).
+        rake: ``(percent, cap)`` or None. ``percent`` is an int or a decimal
+            string ("2.5"); ``cap`` the most taken from one player (None: no cap).
+
+    Returns:
+        Per player ``units * stake``, less the rake (服务费) from a positive amount:
+        ``floor(amount * percent / 100)``, at most ``cap``. Losers pay in full.
+    """
+    if not isinstance(stake, int) or isinstance(stake, bool) or stake < 0:
+        raise ThirteenError(f"stake must be an integer >= 0, got {stake!r}")
+    amounts = [int(u) * stake for u in units]
+    if rake is None:
+        return amounts
+    percent_value, cap = rake
+    percent = _percent(percent_value)
+    if not 0 <= percent <= 100:
+        raise ThirteenError(f"rake percent {percent_value!r} outside 0..100")
+    if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 0):
+        raise ThirteenError(f"rake cap must be an integer >= 0 or None, got {cap!r}")
+    out = []
+    for amount in amounts:
+        if amount > 0:
+            fee = math.floor(amount * percent / 100)
+            if cap is not None:
+                fee = min(fee, cap)
+            amount -= fee
+        out.append(amount)
+    return out

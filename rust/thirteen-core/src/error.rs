@@ -90,6 +90,20 @@ pub enum Error {
         /// The seat.
         player: usize,
     },
+    /// Another bad argument (a banker seat or stake that does not fit the table).
+    #[error("{message}")]
+    InvalidArgument {
+        /// What is wrong.
+        message: String,
+    },
+    /// An error in one table of a batch.
+    #[error("table {table}: {inner}")]
+    InTable {
+        /// Index of the table in the batch.
+        table: usize,
+        /// The table's error.
+        inner: Box<Error>,
+    },
     /// A malformed rules object (the Python layer validates rule files first).
     #[error("invalid rule set at {key}: {message}")]
     RuleSet {

@@ -10,6 +10,8 @@ pub mod card;
 pub mod error;
 pub mod eval;
 pub mod rules;
+pub mod score;
+pub mod special;
 
 pub use arrange::{compare_lanes, is_foul, Arrangement};
 pub use card::{format_cards, parse_cards, Card, DeckKind, Rank, Suit};

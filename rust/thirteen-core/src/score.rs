@@ -1,0 +1,647 @@
+//! Settlement of a table (RULES.md 5): who pays whom how many units, step by step, plus escape
+//! payments and money with a rake.
+
+use std::cmp::Ordering;
+
+use crate::arrange::{break_tie, values_foul, Arrangement};
+use crate::card::Card;
+use crate::error::{Error, Lane, Result};
+use crate::eval::{Category, HandValue};
+use crate::rules::{BonusKind, EscapeTo, FoulPolicy, Mode, Rules};
+use crate::special::{find_special, held_specials, SpecialHand};
+
+/// One player's submission.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Submission {
+    /// A played arrangement.
+    Arranged(Arrangement),
+    /// A declared special (报到) with the 13 cards and, optionally, the key named.
+    Declared {
+        /// The cards (13 expected; checked by [`settle`]).
+        cards: Vec<Card>,
+        /// The key the player named, if any.
+        special: Option<String>,
+    },
+}
+
+impl Submission {
+    /// The submitted cards (an arrangement's in front, middle, back order).
+    pub fn cards(&self) -> Vec<Card> {
+        match self {
+            Submission::Arranged(a) => a.cards().to_vec(),
+            Submission::Declared { cards, .. } => cards.clone(),
+        }
+    }
+}
+
+/// The steps of a pair's result, in the order they apply (RULES.md 5).
+pub const STEPS: [&str; 8] = [
+    "surrender",
+    "special",
+    "lanes",
+    "majority",
+    "scoop",
+    "home_run",
+    "horse",
+    "stake",
+];
+
+const SURRENDER: usize = 0;
+const SPECIAL: usize = 1;
+const LANES: usize = 2;
+const MAJORITY: usize = 3;
+const SCOOP: usize = 4;
+const HOME_RUN: usize = 5;
+const HORSE: usize = 6;
+const STAKE: usize = 7;
+
+/// One lane of a compared pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LaneResult {
+    /// The lane.
+    pub lane: Lane,
+    /// The winning seat, `None` when drawn.
+    pub winner: Option<usize>,
+    /// The winner's lane category, `None` when drawn.
+    pub category: Option<Category>,
+    /// Units the winner collects.
+    pub units: i64,
+}
+
+/// The result of one compared pair, `seats.0 < seats.1`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairResult {
+    /// The two seats, lower first.
+    pub seats: (usize, usize),
+    /// The three lanes; empty when surrender or a special decided the pair.
+    pub lanes: Vec<LaneResult>,
+    /// What each step of [`STEPS`] added, signed from the lower seat's side.
+    pub steps: [i64; 8],
+    /// The sum of the steps: what the higher seat pays the lower.
+    pub total: i64,
+}
+
+/// A settled round.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settlement {
+    /// Units per seat; they sum to zero.
+    pub totals: Vec<i64>,
+    /// Fouled seats (相公), ascending.
+    pub fouled: Vec<usize>,
+    /// Seats that surrendered, ascending.
+    pub surrendered: Vec<usize>,
+    /// Declared specials as scored, per seat.
+    pub specials: Vec<Option<SpecialHand>>,
+    /// Scoops (打枪) as `(winner, loser)`, sorted.
+    pub scoops: Vec<(usize, usize)>,
+    /// Seats that hit a home run (全垒打).
+    pub home_runs: Vec<usize>,
+    /// Every compared pair, sorted by seats.
+    pub pairs: Vec<PairResult>,
+    /// Per lane (front, middle, back), the showing seats weakest first (ties keep seat order).
+    pub reveal: [Vec<usize>; 3],
+}
+
+/// Seat-level arguments of a settlement.
+#[derive(Clone, Debug, Default)]
+pub struct TableArgs {
+    /// The banker's seat (banker mode).
+    pub banker: usize,
+    /// Stake multiplier per seat (banker mode), default 1.
+    pub stakes: Option<Vec<i64>>,
+    /// Seats that surrendered.
+    pub surrendered: Vec<usize>,
+}
+
+fn invalid(message: String) -> Error {
+    Error::InvalidArgument { message }
+}
+
+/// Settles one round (RULES.md 5).
+///
+/// Validation comes first, in this order, naming the first offender: the table size
+/// ([`Error::BadPlayerCount`]); the banker seat and the stakes ([`Error::InvalidArgument`],
+/// [`Error::WrongCount`]); the surrendered seats ([`Error::SurrenderNotAllowed`]); each seat's
+/// 13 cards ([`Error::WrongCount`]); cards beyond the deck across the table, seats in order
+/// ([`Error::DuplicateCard`]); declarations ([`Error::FalseSpecial`]); under `foul = "reject"`
+/// the lowest fouled seat that did not surrender ([`Error::Fouled`]). Nothing is scored
+/// before all of them pass.
+pub fn settle(subs: &[Submission], rules: &Rules, args: &TableArgs) -> Result<Settlement> {
+    let n = subs.len();
+    if !rules.players.iter().any(|&p| p as usize == n) {
+        return Err(Error::BadPlayerCount {
+            got: n,
+            allowed: rules.players.clone(),
+        });
+    }
+    let banker = args.banker;
+    if banker >= n {
+        return Err(invalid(format!(
+            "banker seat {banker} is not a seat of a {n}-player table"
+        )));
+    }
+    let stakes = match &args.stakes {
+        None => vec![1; n],
+        Some(s) => {
+            if s.len() != n {
+                return Err(Error::WrongCount {
+                    expected: n,
+                    got: s.len(),
+                    lane: None,
+                    player: None,
+                });
+            }
+            if let Some((seat, v)) = s.iter().enumerate().find(|(_, &v)| v < 1) {
+                return Err(invalid(format!(
+                    "stake of seat {seat} must be an integer >= 1, got {v}"
+                )));
+            }
+            s.clone()
+        }
+    };
+    let mut gone_list = args.surrendered.clone();
+    gone_list.sort_unstable();
+    gone_list.dedup();
+    for &seat in &gone_list {
+        if seat >= n || rules.surrender.is_none() {
+            return Err(Error::SurrenderNotAllowed { player: seat });
+        }
+    }
+    let mut gone = vec![false; n];
+    for &s in &gone_list {
+        gone[s] = true;
+    }
+
+    let all_cards: Vec<Vec<Card>> = subs.iter().map(Submission::cards).collect();
+    for (seat, cards) in all_cards.iter().enumerate() {
+        if cards.len() != 13 {
+            return Err(Error::WrongCount {
+                expected: 13,
+                got: cards.len(),
+                lane: None,
+                player: Some(seat),
+            });
+        }
+    }
+    let mut counts = [0u8; 52];
+    for (seat, cards) in all_cards.iter().enumerate() {
+        for &card in cards {
+            let k = &mut counts[card.code() as usize];
+            *k += 1;
+            if *k > rules.deck.copies(card) {
+                return Err(Error::DuplicateCard {
+                    card,
+                    player: Some(seat),
+                });
+            }
+        }
+    }
+
+    let mut declared: Vec<Option<SpecialHand>> = vec![None; n];
+    for (seat, sub) in subs.iter().enumerate() {
+        if let Submission::Declared { cards, special } = sub {
+            let hand: [Card; 13] = cards.as_slice().try_into().expect("13 cards checked");
+            let held = held_specials(&hand, rules);
+            let false_special = || Error::FalseSpecial {
+                player: Some(seat),
+                special: special.clone(),
+            };
+            if let Some(key) = special {
+                let named = crate::rules::special_index(key).ok_or_else(false_special)?;
+                if !held.contains(&named) {
+                    return Err(false_special());
+                }
+            }
+            if held.is_empty() {
+                return Err(false_special());
+            }
+            declared[seat] = find_special(&hand, rules);
+        }
+    }
+
+    let mut values: Vec<Option<[HandValue; 3]>> = vec![None; n];
+    let mut fouled_flag = vec![false; n];
+    for (seat, sub) in subs.iter().enumerate() {
+        if let (Submission::Arranged(a), false) = (sub, gone[seat]) {
+            let v = a.values(rules.wheel);
+            fouled_flag[seat] = values_foul(&v);
+            values[seat] = Some(v);
+        }
+    }
+    let fouled: Vec<usize> = (0..n).filter(|&s| fouled_flag[s]).collect();
+    if rules.foul == FoulPolicy::Reject {
+        if let Some(&player) = fouled.first() {
+            return Err(Error::Fouled { player });
+        }
+    }
+
+    // --- the compared pairs ---------------------------------------------------------------
+    let pairs: Vec<(usize, usize)> = match rules.mode {
+        Mode::Banker => (0..n)
+            .filter(|&p| p != banker)
+            .map(|p| (banker.min(p), banker.max(p)))
+            .collect(),
+        Mode::AllPairs => (0..n)
+            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
+            .collect(),
+    };
+
+    let mut results: Vec<PairResult> = Vec::with_capacity(pairs.len());
+    let mut scoops: Vec<(usize, usize)> = Vec::new();
+    for &(a, b) in &pairs {
+        let mut pr = PairResult {
+            seats: (a, b),
+            lanes: Vec::new(),
+            steps: [0; 8],
+            total: 0,
+        };
+        // 1. Surrender.
+        if gone[a] || gone[b] {
+            let units = rules.surrender.unwrap_or(0);
+            pr.steps[SURRENDER] = match (gone[a], gone[b]) {
+                (true, false) => -units,
+                (false, true) => units,
+                _ => 0,
+            };
+            results.push(pr);
+            continue;
+        }
+        // 2. Specials.
+        if declared[a].is_some() || declared[b].is_some() {
+            pr.steps[SPECIAL] = match (&declared[a], &declared[b]) {
+                (Some(sa), None) => sa.units,
+                (None, Some(sb)) => -sb.units,
+                (Some(sa), Some(sb)) => match sa.tier.cmp(&sb.tier) {
+                    Ordering::Less => sa.units,
+                    Ordering::Greater => -sb.units,
+                    Ordering::Equal => 0,
+                },
+                (None, None) => 0,
+            };
+            results.push(pr);
+            continue;
+        }
+        let (va, vb) = (values[a].expect("arranged"), values[b].expect("arranged"));
+        let (fa, fb) = (fouled_flag[a], fouled_flag[b]);
+        // 3. Both fouled.
+        if fa && fb {
+            pr.lanes = Lane::ALL
+                .iter()
+                .map(|&lane| LaneResult {
+                    lane,
+                    winner: None,
+                    category: None,
+                    units: 0,
+                })
+                .collect();
+            results.push(pr);
+            continue;
+        }
+        // 4. Lanes.
+        let (Submission::Arranged(arr_a), Submission::Arranged(arr_b)) = (&subs[a], &subs[b])
+        else {
+            unreachable!("both arranged")
+        };
+        let mut won = [0u8; 2];
+        let mut lanes_total = 0i64;
+        for lane in Lane::ALL {
+            let i = lane as usize;
+            let winner = if fa || fb {
+                Some(if fa { b } else { a })
+            } else {
+                let mut cmp = va[i]
+                    .cmp(&vb[i])
+                    .then_with(|| break_tie(arr_a.lane(lane), arr_b.lane(lane), va[i], rules));
+                if cmp == Ordering::Equal && rules.mode == Mode::Banker && rules.banker_wins_ties {
+                    cmp = if a == banker {
+                        Ordering::Greater
+                    } else {
+                        Ordering::Less
+                    };
+                }
+                match cmp {
+                    Ordering::Greater => Some(a),
+                    Ordering::Less => Some(b),
+                    Ordering::Equal => None,
+                }
+            };
+            match winner {
+                None => pr.lanes.push(LaneResult {
+                    lane,
+                    winner: None,
+                    category: None,
+                    units: 0,
+                }),
+                Some(w) => {
+                    let cat = if w == a { va[i] } else { vb[i] }.category();
+                    let units = rules.lane_value(lane, cat);
+                    pr.lanes.push(LaneResult {
+                        lane,
+                        winner: Some(w),
+                        category: Some(cat),
+                        units,
+                    });
+                    won[(w == b) as usize] += 1;
+                    lanes_total += if w == a { units } else { -units };
+                }
+            }
+        }
+        pr.steps[LANES] = lanes_total;
+        // 5. Majority bonus.
+        pr.steps[MAJORITY] = match won[0].cmp(&won[1]) {
+            Ordering::Greater => rules.majority_bonus,
+            Ordering::Less => -rules.majority_bonus,
+            Ordering::Equal => 0,
+        };
+        // 6. Scoop.
+        let scooper = if won[0] == 3 {
+            Some(a)
+        } else if won[1] == 3 {
+            Some(b)
+        } else {
+            None
+        };
+        let scooper = scooper.filter(|_| !(fa || fb) || rules.foul_counts_as_scoop);
+        if let Some(w) = scooper {
+            scoops.push((w, if w == a { b } else { a }));
+            let sign = if w == a { 1 } else { -1 };
+            pr.steps[SCOOP] = match rules.scoop.0 {
+                BonusKind::Double => pr.steps[LANES] + pr.steps[MAJORITY],
+                BonusKind::Bonus => sign * rules.scoop.1,
+                BonusKind::None => 0,
+            };
+        }
+        results.push(pr);
+    }
+
+    // 7. Home run.
+    let mut home_runs = Vec::new();
+    let (hr_kind, hr_units, hr_min) = rules.home_run;
+    if hr_kind != BonusKind::None && n >= hr_min as usize {
+        let candidates: Vec<usize> = match rules.mode {
+            Mode::Banker => vec![banker],
+            Mode::AllPairs => (0..n).collect(),
+        };
+        for p in candidates {
+            if gone[p] || declared[p].is_some() {
+                continue;
+            }
+            let mut opponents = (0..n).filter(|&q| q != p && !gone[q]).peekable();
+            if opponents.peek().is_some() && opponents.all(|q| scoops.contains(&(p, q))) {
+                home_runs.push(p);
+            }
+        }
+    }
+    for pr in results.iter_mut() {
+        if is_surrender_pair(&gone, pr.seats) {
+            continue;
+        }
+        let (a, b) = pr.seats;
+        for &p in &home_runs {
+            if p == a || p == b {
+                pr.steps[HOME_RUN] = match hr_kind {
+                    BonusKind::Double => pr.steps.iter().sum(),
+                    BonusKind::Bonus => {
+                        if p == a {
+                            hr_units
+                        } else {
+                            -hr_units
+                        }
+                    }
+                    BonusKind::None => 0,
+                };
+            }
+        }
+    }
+    // 8. Horse card.
+    if let Some(horse) = rules.horse_card {
+        for pr in results.iter_mut() {
+            let (a, b) = pr.seats;
+            if is_surrender_pair(&gone, pr.seats) {
+                continue;
+            }
+            if all_cards[a].contains(&horse) || all_cards[b].contains(&horse) {
+                pr.steps[HORSE] = pr.steps.iter().sum();
+            }
+        }
+    }
+    // 9. Banker stakes.
+    if rules.mode == Mode::Banker {
+        for pr in results.iter_mut() {
+            let (a, b) = pr.seats;
+            let player = if a == banker { b } else { a };
+            pr.steps[STAKE] = pr.steps.iter().sum::<i64>() * (stakes[player] - 1);
+        }
+    }
+
+    let mut totals = vec![0i64; n];
+    for pr in results.iter_mut() {
+        pr.total = pr.steps.iter().sum();
+        totals[pr.seats.0] += pr.total;
+        totals[pr.seats.1] -= pr.total;
+    }
+    scoops.sort_unstable();
+    let shown: Vec<usize> = (0..n)
+        .filter(|&s| values[s].is_some() && !fouled_flag[s])
+        .collect();
+    let reveal = std::array::from_fn(|i| {
+        let mut order = shown.clone();
+        order.sort_by_key(|&s| values[s].expect("shown")[i]);
+        order
+    });
+    let specials = (0..n)
+        .map(|s| if gone[s] { None } else { declared[s].clone() })
+        .collect();
+    Ok(Settlement {
+        totals,
+        fouled,
+        surrendered: gone_list,
+        specials,
+        scoops,
+        home_runs,
+        pairs: results,
+        reveal,
+    })
+}
+
+/// Settles `data.len() / (players × 13)` tables of arrangements given as card codes (per seat:
+/// front 3, middle 5, back 5) and returns the units per seat, table after table. The first bad
+/// table's error is returned, its message naming the table index.
+pub fn settle_batch(data: &[u8], players: usize, rules: &Rules, banker: usize) -> Result<Vec<i64>> {
+    let per_table = players * 13;
+    let mut out = Vec::with_capacity(data.len() / per_table.max(1) * players);
+    let args = TableArgs {
+        banker,
+        ..TableArgs::default()
+    };
+    let mut subs = Vec::with_capacity(players);
+    for (t, table) in data.chunks_exact(per_table.max(1)).enumerate() {
+        subs.clear();
+        for (seat, row) in table.chunks_exact(13).enumerate() {
+            let mut cards = [Card(0); 13];
+            for (i, &code) in row.iter().enumerate() {
+                cards[i] = Card::from_code(code).ok_or_else(|| Error::BadCard {
+                    token: code.to_string(),
+                    position: seat * 13 + i,
+                })?;
+            }
+            subs.push(Submission::Arranged(Arrangement {
+                front: [cards[0], cards[1], cards[2]],
+                middle: cards[3..8].try_into().expect("5 cards"),
+                back: cards[8..13].try_into().expect("5 cards"),
+            }));
+        }
+        let s = settle(&subs, rules, &args).map_err(|e| in_table(e, t))?;
+        out.extend_from_slice(&s.totals);
+    }
+    Ok(out)
+}
+
+fn in_table(e: Error, table: usize) -> Error {
+    Error::InTable {
+        table,
+        inner: Box::new(e),
+    }
+}
+
+fn is_surrender_pair(gone: &[bool], (a, b): (usize, usize)) -> bool {
+    gone[a] || gone[b]
+}
+
+/// What a player who left mid-round (逃跑 / 强退) pays, per seat (RULES.md 5 "Escape").
+///
+/// `results`: the others' round results in units (the leaver's entry is ignored); its length
+/// is the number of players dealt in. The leaver's entry is minus the amount; remainders of an
+/// uneven split go one unit at a time to the receiving seats after the leaver, in seat order,
+/// wrapping round. With no `escape` rule nothing is paid.
+pub fn escape_payments(rules: &Rules, leaver: usize, results: &[Option<i64>]) -> Result<Vec<i64>> {
+    let n = results.len();
+    if leaver >= n {
+        return Err(invalid(format!(
+            "leaver seat {leaver} is not a seat of a {n}-player table"
+        )));
+    }
+    let mut payments = vec![0i64; n];
+    let Some(escape) = &rules.escape else {
+        return Ok(payments);
+    };
+    if n < 2 {
+        return Ok(payments);
+    }
+    let others: Vec<usize> = (0..n).filter(|&s| s != leaver).collect();
+    let (amount, receivers) = match escape.to {
+        EscapeTo::Split => (escape.units, others),
+        EscapeTo::Winner => {
+            let mut best = i64::MIN;
+            for &s in &others {
+                let r = results[s].ok_or_else(|| invalid(format!("no result for seat {s}")))?;
+                best = best.max(r);
+            }
+            let amount = if n <= 4 { escape.by_players[n] } else { 0 };
+            let receivers = others
+                .into_iter()
+                .filter(|&s| results[s] == Some(best))
+                .collect();
+            (amount, receivers)
+        }
+    };
+    let k = receivers.len() as i64;
+    let (share, remainder) = (amount.div_euclid(k), amount.rem_euclid(k));
+    for &s in &receivers {
+        payments[s] = share;
+    }
+    let after: Vec<usize> = (1..n)
+        .map(|k| (leaver + k) % n)
+        .filter(|s| receivers.contains(s))
+        .take(remainder as usize)
+        .collect();
+    for s in after {
+        payments[s] += 1;
+    }
+    payments[leaver] = -amount;
+    Ok(payments)
+}
+
+/// Units to money in integer minor currency units (RULES.md 5 "Money"): `units × stake`, less
+/// the rake (服务费) `floor(amount × percent_num / (percent_den × 100))`, at most `cap`, taken
+/// from each positive amount; losers pay in full.
+pub fn money(units: &[i64], stake: i64, rake: Option<(i64, i64, Option<i64>)>) -> Vec<i64> {
+    units
+        .iter()
+        .map(|&u| {
+            let amount = u * stake;
+            match rake {
+                Some((num, den, cap)) if amount > 0 => {
+                    let fee = (amount as i128 * num as i128).div_euclid(den as i128 * 100) as i64;
+                    amount - cap.map_or(fee, |c| fee.min(c))
+                }
+                _ => amount,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::DeckKind;
+
+    fn arr(text: &str) -> Submission {
+        Submission::Arranged(Arrangement::parse(text, DeckKind::Standard).unwrap())
+    }
+
+    fn shisanzhang() -> Rules {
+        Rules::from_json(
+            r#"{"lane_values":{"front":{"base":1,"three_of_a_kind":7},
+            "middle":{"base":2,"four_of_a_kind":10,"straight_flush":12},
+            "back":{"base":3,"four_of_a_kind":11,"straight_flush":13}},
+            "scoop":{"kind":"bonus","units":6},"home_run":{"kind":"bonus","units":12,"min_players":4},
+            "specials":{"dragon":36}}"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn scoop_and_home_run_shisanzhang() {
+        let r = shisanzhang();
+        let p = [
+            arr("Ah Ad Kc | Jh Jd Jc 5s 5h | Qs Qh Qd 9c 9d"),
+            arr("Kh 7d 3c | Th Td 6c 6s 2c | Tc Ts 8h 8c 4d"),
+            arr("Ks 8d 4h | 9h 9s 7c 7s 3d | As Ac 6h 6d 3h"),
+            arr("Kd Qc Js | 5c 5d 4s 4c 8s | 2s 2h 2d 7h 3s"),
+        ];
+        let two = settle(&p[..2], &r, &TableArgs::default()).unwrap();
+        assert_eq!(two.totals, vec![12, -12]);
+        let four = settle(&p, &r, &TableArgs::default()).unwrap();
+        assert_eq!(four.totals, vec![72, -28, -24, -20]);
+        assert_eq!(four.home_runs, vec![0]);
+        assert_eq!(four.totals.iter().sum::<i64>(), 0);
+    }
+
+    #[test]
+    fn escape_and_money() {
+        let mut r = Rules {
+            escape: Some(crate::rules::Escape {
+                to: EscapeTo::Split,
+                units: 18,
+                by_players: [0; 5],
+            }),
+            ..Rules::default()
+        };
+        assert_eq!(
+            escape_payments(&r, 3, &[Some(4), Some(4), Some(-8), None]).unwrap(),
+            vec![6, 6, 6, -18]
+        );
+        r.escape.as_mut().unwrap().units = 20;
+        // 20 / 3 = 6 rest 2: the seats after the leaver (1) in order are 2, 3, then 0.
+        assert_eq!(
+            escape_payments(&r, 1, &[Some(0), None, Some(0), Some(0)]).unwrap(),
+            vec![6, -20, 7, 7]
+        );
+        assert_eq!(
+            money(&[10, -10], 100, Some((5, 2, Some(20)))),
+            vec![980, -1000]
+        );
+        assert_eq!(money(&[3, -3], 100, Some((5, 1, None))), vec![285, -300]);
+    }
+}

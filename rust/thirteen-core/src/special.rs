@@ -1,0 +1,331 @@
+//! Special hands (报到 / 特殊牌型, RULES.md 4): detection with the rule set's variant switches,
+//! the tier ranking and, for the three-straights family, the arrangement that shows it.
+
+use std::sync::OnceLock;
+
+use crate::arrange::Arrangement;
+use crate::card::{Card, Suit};
+use crate::eval::{evaluate3, evaluate5, HandValue};
+use crate::rules::{Rules, SPECIAL_KEYS};
+
+/// Index of each special in canonical order (high to low), as in [`SPECIAL_KEYS`].
+#[allow(missing_docs)]
+pub mod kind {
+    pub const SAME_SUIT_DRAGON: usize = 0;
+    pub const DRAGON: usize = 1;
+    pub const TWELVE_ROYALS: usize = 2;
+    pub const THREE_STRAIGHT_FLUSHES: usize = 3;
+    pub const THREE_QUADS: usize = 4;
+    pub const ALL_BIG: usize = 5;
+    pub const ALL_SMALL: usize = 6;
+    pub const ONE_COLOR: usize = 7;
+    pub const FOUR_TRIPS: usize = 8;
+    pub const FIVE_PAIRS_TRIPS: usize = 9;
+    pub const SIX_PAIRS: usize = 10;
+    pub const THREE_STRAIGHTS: usize = 11;
+    pub const THREE_FLUSHES: usize = 12;
+}
+
+/// The special a hand is scored as.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpecialHand {
+    /// Canonical index of the reported key (see [`SPECIAL_KEYS`]).
+    pub kind: usize,
+    /// Units it collects.
+    pub units: i64,
+    /// Its tier, 0 = highest.
+    pub tier: u8,
+    /// For the three-straights family, the split that shows the pattern.
+    pub arrangement: Option<Arrangement>,
+}
+
+impl SpecialHand {
+    /// The rule-file key, e.g. `"dragon"`.
+    pub fn key(&self) -> &'static str {
+        SPECIAL_KEYS[self.kind]
+    }
+}
+
+const WHEEL5: u16 = 0b1_0000_0000_1111;
+const A23: u16 = 0b1_0000_0000_0011;
+
+fn rank_mask(cards: &[Card]) -> u16 {
+    cards.iter().fold(0, |m, c| m | 1 << c.rank_index())
+}
+
+fn suited(cards: &[Card]) -> bool {
+    cards.iter().all(|c| c.suit() == cards[0].suit())
+}
+
+fn straight5(cards: &[Card]) -> bool {
+    let m = rank_mask(cards);
+    m.count_ones() == 5 && (m == WHEEL5 || m >> m.trailing_zeros() == 0b11111)
+}
+
+fn straight3(cards: &[Card], a23: bool) -> bool {
+    let m = rank_mask(cards);
+    m.count_ones() == 3 && (m >> m.trailing_zeros() == 0b111 || (a23 && m == A23))
+}
+
+/// Position masks of the 1,287 five-card subsets of 13 positions.
+fn five_subsets() -> &'static [u16] {
+    static SUBSETS: OnceLock<Vec<u16>> = OnceLock::new();
+    SUBSETS.get_or_init(|| (0u16..1 << 13).filter(|m| m.count_ones() == 5).collect())
+}
+
+fn pick<const N: usize>(cards: &[Card; 13], mask: u16) -> [Card; N] {
+    let mut out = [cards[0]; N];
+    let mut k = 0;
+    for (i, &c) in cards.iter().enumerate() {
+        if mask & (1 << i) != 0 {
+            out[k] = c;
+            k += 1;
+        }
+    }
+    out
+}
+
+/// Cards of a lane sorted by descending (rank, suit), for display and tie-breaks.
+fn sorted_desc<const N: usize>(mut lane: [Card; N]) -> [Card; N] {
+    lane.sort_unstable_by(|a, b| b.cmp(a));
+    lane
+}
+
+type Candidate = ([HandValue; 3], [u8; 13], Arrangement);
+
+/// The best non-fouled split whose middle and back satisfy `five` and whose front satisfies
+/// `three`: the largest back, then middle, then front (values), then the largest card codes
+/// sorted descending (back, middle, front) (RULES.md 4).
+fn best_pattern(
+    cards: &[Card; 13],
+    rules: &Rules,
+    five: impl Fn(&[Card]) -> bool,
+    three: impl Fn(&[Card]) -> bool,
+) -> Option<Arrangement> {
+    let good: Vec<(u16, [Card; 5])> = five_subsets()
+        .iter()
+        .map(|&m| (m, pick::<5>(cards, m)))
+        .filter(|(_, c)| five(c))
+        .collect();
+    let mut best: Option<Candidate> = None;
+    for (i, (ma, a)) in good.iter().enumerate() {
+        for (mb, b) in &good[i + 1..] {
+            if ma & mb != 0 {
+                continue;
+            }
+            let front: [Card; 3] = pick(cards, 0x1fff & !(ma | mb));
+            if !three(&front) {
+                continue;
+            }
+            let (va, vb) = (evaluate5(a, rules.wheel), evaluate5(b, rules.wheel));
+            let key_a = sorted_desc(*a).map(|c| c.code());
+            let key_b = sorted_desc(*b).map(|c| c.code());
+            let ((vm, middle), (vbk, back)) = if (va, key_a) <= (vb, key_b) {
+                ((va, *a), (vb, *b))
+            } else {
+                ((vb, *b), (va, *a))
+            };
+            let vf = evaluate3(&front);
+            if vf > vm {
+                continue; // cannot happen for these patterns; never report a fouled split
+            }
+            let arrangement = Arrangement {
+                front: sorted_desc(front),
+                middle: sorted_desc(middle),
+                back: sorted_desc(back),
+            };
+            let mut codes = [0u8; 13];
+            codes[..5].copy_from_slice(&arrangement.back.map(|c| c.code()));
+            codes[5..10].copy_from_slice(&arrangement.middle.map(|c| c.code()));
+            codes[10..].copy_from_slice(&arrangement.front.map(|c| c.code()));
+            let cand = ([vbk, vm, vf], codes, arrangement);
+            if best.as_ref().is_none_or(|b| (cand.0, cand.1) > (b.0, b.1)) {
+                best = Some(cand);
+            }
+        }
+    }
+    best.map(|b| b.2)
+}
+
+/// Whether the 13 cards hold special `kind` (canonical index) under the rules' switches, and
+/// the arrangement showing it for the three-straights family.
+pub fn holds(cards: &[Card; 13], kind: usize, rules: &Rules) -> Option<Option<Arrangement>> {
+    let mut counts = [0u8; 13];
+    for c in cards {
+        counts[c.rank_index() as usize] += 1;
+    }
+    let distinct = counts.iter().all(|&n| n == 1);
+    let at_least = |k: u8| counts.iter().filter(|&&n| n >= k).count();
+    let pairs = |skip: Option<usize>| -> u32 {
+        counts
+            .iter()
+            .enumerate()
+            .filter(|(r, _)| Some(*r) != skip)
+            .map(|(_, &n)| match n {
+                4 if !rules.quads_as_two_pairs => 0,
+                n => (n / 2) as u32,
+            })
+            .sum()
+    };
+    let a23 = rules.a23_is_straight;
+    let yes = match kind {
+        kind::SAME_SUIT_DRAGON => distinct && suited(cards),
+        kind::DRAGON => distinct,
+        kind::TWELVE_ROYALS => cards
+            .iter()
+            .all(|c| c.rank_index() >= rules.twelve_royals_from),
+        kind::THREE_STRAIGHT_FLUSHES => {
+            return best_pattern(
+                cards,
+                rules,
+                |c| suited(c) && straight5(c),
+                |c| suited(c) && straight3(c, a23),
+            )
+            .map(Some)
+        }
+        kind::THREE_QUADS => at_least(4) >= 3,
+        kind::ALL_BIG => cards.iter().all(|c| c.rank_index() >= 6),
+        kind::ALL_SMALL => cards.iter().all(|c| c.rank_index() <= 6),
+        kind::ONE_COLOR => cards
+            .iter()
+            .all(|c| c.suit().is_red() == cards[0].suit().is_red()),
+        kind::FOUR_TRIPS => at_least(3) >= 4,
+        kind::FIVE_PAIRS_TRIPS => {
+            let trips: Vec<usize> = (0..13).filter(|&r| counts[r] == 3).collect();
+            trips.len() == 1 && pairs(Some(trips[0])) == 5
+        }
+        kind::SIX_PAIRS => pairs(None) == 6,
+        kind::THREE_STRAIGHTS => {
+            return best_pattern(cards, rules, straight5, |c| straight3(c, a23)).map(Some)
+        }
+        kind::THREE_FLUSHES => return best_pattern(cards, rules, suited, suited).map(Some),
+        _ => false,
+    };
+    yes.then_some(None)
+}
+
+/// Canonical indices of the specials the rules recognise and the cards hold, high to low.
+pub fn held_specials(cards: &[Card; 13], rules: &Rules) -> Vec<usize> {
+    (0..13)
+        .filter(|&k| rules.special_units[k] > 0 && holds(cards, k, rules).is_some())
+        .collect()
+}
+
+/// The highest recognised special held (RULES.md 4): the best tier, reported as the first key
+/// of that tier in canonical order that is held; `None` when none is held.
+pub fn find_special(cards: &[Card; 13], rules: &Rules) -> Option<SpecialHand> {
+    let mut best: Option<(u8, usize)> = None;
+    for k in 0..13 {
+        if rules.special_units[k] == 0 {
+            continue;
+        }
+        let tier = rules.special_tier[k];
+        if best.is_some_and(|(t, _)| t <= tier) {
+            continue;
+        }
+        if holds(cards, k, rules).is_some() {
+            best = Some((tier, k));
+        }
+    }
+    best.map(|(tier, k)| SpecialHand {
+        kind: k,
+        units: rules.special_units[k],
+        tier,
+        arrangement: holds(cards, k, rules).flatten(),
+    })
+}
+
+/// Special against special: `Greater` when `a`'s tier is higher (RULES.md 4); suits and the
+/// banker never decide.
+pub fn compare_specials(a: &SpecialHand, b: &SpecialHand) -> std::cmp::Ordering {
+    b.tier.cmp(&a.tier)
+}
+
+/// Whether all cards are of `suit` (used by tests).
+pub fn all_of_suit(cards: &[Card], suit: Suit) -> bool {
+    cards.iter().all(|c| c.suit() == suit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::parse_cards;
+
+    fn kaixin() -> Rules {
+        let mut r = Rules::default();
+        let units = [108, 36, 24, 20, 20, 15, 15, 10, 8, 5, 4, 4, 3];
+        for (k, &u) in units.iter().enumerate() {
+            r.special_units[k] = u;
+            r.special_tier[k] = k as u8;
+        }
+        r
+    }
+
+    fn hand(text: &str) -> [Card; 13] {
+        parse_cards(text).unwrap().try_into().unwrap()
+    }
+
+    fn key(text: &str, rules: &Rules) -> Option<&'static str> {
+        find_special(&hand(text), rules).map(|s| s.key())
+    }
+
+    #[test]
+    fn each_special() {
+        let r = kaixin();
+        let cases = [
+            (
+                "2d 3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Ad",
+                Some("same_suit_dragon"),
+            ),
+            ("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac", Some("dragon")),
+            (
+                "Jc Js Jh Qd Qc Qh Kd Kc Kh As Ac Ah Ad",
+                Some("twelve_royals"),
+            ),
+            (
+                "2h 3h 4h 9h Th Jh Qh Kh 2s 3s 4s 5s 6s",
+                Some("three_straight_flushes"),
+            ),
+            (
+                "2c 2d 2h 2s 5c 5d 5h 5s 9c 9d 9h 9s Ah",
+                Some("three_quads"),
+            ),
+            ("8c 8d 9h Ts Jc Qd Kh As Ac Td 9s Jh Qc", Some("all_big")),
+            ("2c 2d 3h 4s 5c 6d 7h 8s 8c 6h 5s 4d 3c", Some("all_small")),
+            ("2h 3h 5h 6h 7h 9h Jh 2d 4d 8d Td Qd Ad", Some("one_color")),
+            ("2c 2d 2h 5c 5d 5h 9c 9d 9h Jc Jd Jh As", Some("four_trips")),
+            (
+                "2c 2d 3c 3d 4c 4d 5c 5d 6c 6d 9c 9d 9h",
+                Some("five_pairs_trips"),
+            ),
+            ("2c 2d 3c 3d 4c 4d 5c 5d 6c 6d 7c 7d Ah", Some("six_pairs")),
+            (
+                "Jc Qd Kh Ac 2d 3h 4s 5c 5d 6h 7s 8c 9d",
+                Some("three_straights"),
+            ),
+            (
+                "2h 5h 9h 3s 6s 8s Ts Ks 2c 4c 7c Jc Ac",
+                Some("three_flushes"),
+            ),
+            ("2h 5h 9h 3s 6s 8s Ts Ks 2c 4c 7c Jc Ad", None),
+        ];
+        for (text, want) in cases {
+            assert_eq!(key(text, &r), want, "{text}");
+        }
+    }
+
+    #[test]
+    fn three_straights_arrangement_prefers_largest_back() {
+        let r = kaixin();
+        // A dragon also holds three straights: T-A back, 5-9 middle, 2-3-4 front.
+        let a = holds(
+            &hand("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac"),
+            kind::THREE_STRAIGHTS,
+            &r,
+        )
+        .unwrap()
+        .unwrap();
+        assert!(!crate::arrange::is_foul(&a, &r));
+        assert_eq!(a.to_string(), "4h 3d 2c | 9s 8h 7d 6c 5s | Ac Ks Qh Jd Tc");
+    }
+}

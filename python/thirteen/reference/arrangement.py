@@ -185,4 +185,3 @@ def is_foul(arrangement: Union[Arrangement, str], rules: Any = None) -> bool:
 def lane_values(arrangement: Arrangement, rules: Any) -> Tuple[Any, Any, Any]:
     """The three HandValues of an arrangement (front, middle, back)."""
     return tuple(_value(lane, rules.wheel) for lane in arrangement.lanes)  # type: ignore[return-value]
-

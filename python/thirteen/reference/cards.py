@@ -102,12 +102,12 @@ class Suit(IntEnum):
 
     @property
     def char(self) -> str:
-        """"d", "c", "h" or "s"."""
+        """ "d", "c", "h" or "s"."""
         return "dchs"[self]
 
     @property
     def glyph(self) -> str:
-        """"♦", "♣", "♥" or "♠"."""
+        """ "♦", "♣", "♥" or "♠"."""
         return "♦♣♥♠"[self]
 
 
@@ -249,9 +249,7 @@ def parse_cards(text: str) -> List[Card]:
     for position, token in enumerate(tokens):
         card = _parse_token(token)
         if card is None:
-            raise CardError(
-                f"bad card token {token!r} at position {position}", token=token, position=position
-            )
+            raise CardError(f"bad card token {token!r} at position {position}", token=token, position=position)
         cards.append(card)
     return cards
 

@@ -258,9 +258,7 @@ def _tie_suit(cards: Sequence[Card], value: HandValue) -> int:
     return max(int(card.suit) for card in cards if card.rank == value.high)
 
 
-def compare_lanes(
-    a: Union[str, Sequence[Card]], b: Union[str, Sequence[Card]], rules: Any = None
-) -> int:
+def compare_lanes(a: Union[str, Sequence[Card]], b: Union[str, Sequence[Card]], rules: Any = None) -> int:
     """Compare two players' lanes of the same size (RULES.md 3).
 
     Args:

@@ -30,7 +30,7 @@ from ._rules import resolve
 from .arrangement import LANES, Arrangement
 from .cards import Card, as_cards, copies_in_deck
 from .hands import HandValue, _compare_values, _value
-from .specials import SpecialHand, find_special, held_specials
+from .specials import SpecialHand, compare_specials, find_special, held_specials
 
 __all__ = [
     "Declaration",
@@ -303,9 +303,11 @@ def settle(
             elif sb is not None and sa is None:
                 steps["special"] = -sb.units
             elif sa is not None and sb is not None:
-                if sa.tier < sb.tier:
+                # The higher tier collects its own value; equal tiers draw (RULES.md 4).
+                order = compare_specials(sa, sb)
+                if order > 0:
                     steps["special"] = sa.units
-                elif sb.tier < sa.tier:
+                elif order < 0:
                     steps["special"] = -sb.units
             continue
 
@@ -502,9 +504,7 @@ def _percent(value: Union[int, str, Decimal, Fraction, float]) -> Fraction:
     raise ThirteenError(f"bad rake percent {value!r}")
 
 
-def money(
-    units: Sequence[int], stake: int, rake: Optional[Tuple[Union[int, str], Optional[int]]] = None
-) -> List[int]:
+def money(units: Sequence[int], stake: int, rake: Optional[Tuple[Union[int, str], Optional[int]]] = None) -> List[int]:
     """Units to money in integer minor currency units (RULES.md 5 "Money").
 
     Args:

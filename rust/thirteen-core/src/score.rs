@@ -26,11 +26,25 @@ pub enum Submission {
 
 impl Submission {
     /// The submitted cards (an arrangement's in front, middle, back order).
-    pub fn cards(&self) -> Vec<Card> {
+    pub fn cards(&self) -> impl Iterator<Item = Card> + '_ {
+        let lanes: [&[Card]; 3] = match self {
+            Submission::Arranged(a) => [&a.front, &a.middle, &a.back],
+            Submission::Declared { cards, .. } => [cards, &[], &[]],
+        };
+        lanes.into_iter().flatten().copied()
+    }
+
+    /// Number of cards submitted.
+    pub fn len(&self) -> usize {
         match self {
-            Submission::Arranged(a) => a.cards().to_vec(),
-            Submission::Declared { cards, .. } => cards.clone(),
+            Submission::Arranged(_) => 13,
+            Submission::Declared { cards, .. } => cards.len(),
         }
+    }
+
+    /// Whether no card was submitted.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
     }
 }
 
@@ -68,13 +82,24 @@ pub struct LaneResult {
     pub units: i64,
 }
 
+impl LaneResult {
+    fn drawn(lane: Lane) -> LaneResult {
+        LaneResult {
+            lane,
+            winner: None,
+            category: None,
+            units: 0,
+        }
+    }
+}
+
 /// The result of one compared pair, `seats.0 < seats.1`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PairResult {
     /// The two seats, lower first.
     pub seats: (usize, usize),
-    /// The three lanes; empty when surrender or a special decided the pair.
-    pub lanes: Vec<LaneResult>,
+    /// The three lanes; `None` when surrender or a special decided the pair.
+    pub lanes: Option<[LaneResult; 3]>,
     /// What each step of [`STEPS`] added, signed from the lower seat's side.
     pub steps: [i64; 8],
     /// The sum of the steps: what the higher seat pays the lower.
@@ -172,20 +197,19 @@ pub fn settle(subs: &[Submission], rules: &Rules, args: &TableArgs) -> Result<Se
         gone[s] = true;
     }
 
-    let all_cards: Vec<Vec<Card>> = subs.iter().map(Submission::cards).collect();
-    for (seat, cards) in all_cards.iter().enumerate() {
-        if cards.len() != 13 {
+    for (seat, sub) in subs.iter().enumerate() {
+        if sub.len() != 13 {
             return Err(Error::WrongCount {
                 expected: 13,
-                got: cards.len(),
+                got: sub.len(),
                 lane: None,
                 player: Some(seat),
             });
         }
     }
     let mut counts = [0u8; 52];
-    for (seat, cards) in all_cards.iter().enumerate() {
-        for &card in cards {
+    for (seat, sub) in subs.iter().enumerate() {
+        for card in sub.cards() {
             let k = &mut counts[card.code() as usize];
             *k += 1;
             if *k > rules.deck.copies(card) {
@@ -251,7 +275,7 @@ pub fn settle(subs: &[Submission], rules: &Rules, args: &TableArgs) -> Result<Se
     for &(a, b) in &pairs {
         let mut pr = PairResult {
             seats: (a, b),
-            lanes: Vec::new(),
+            lanes: None,
             steps: [0; 8],
             total: 0,
         };
@@ -285,15 +309,7 @@ pub fn settle(subs: &[Submission], rules: &Rules, args: &TableArgs) -> Result<Se
         let (fa, fb) = (fouled_flag[a], fouled_flag[b]);
         // 3. Both fouled.
         if fa && fb {
-            pr.lanes = Lane::ALL
-                .iter()
-                .map(|&lane| LaneResult {
-                    lane,
-                    winner: None,
-                    category: None,
-                    units: 0,
-                })
-                .collect();
+            pr.lanes = Some(Lane::ALL.map(LaneResult::drawn));
             results.push(pr);
             continue;
         }
@@ -304,6 +320,7 @@ pub fn settle(subs: &[Submission], rules: &Rules, args: &TableArgs) -> Result<Se
         };
         let mut won = [0u8; 2];
         let mut lanes_total = 0i64;
+        let mut lane_results = Lane::ALL.map(LaneResult::drawn);
         for lane in Lane::ALL {
             let i = lane as usize;
             let winner = if fa || fb {
@@ -325,27 +342,20 @@ pub fn settle(subs: &[Submission], rules: &Rules, args: &TableArgs) -> Result<Se
                     Ordering::Equal => None,
                 }
             };
-            match winner {
-                None => pr.lanes.push(LaneResult {
+            if let Some(w) = winner {
+                let cat = if w == a { va[i] } else { vb[i] }.category();
+                let units = rules.lane_value(lane, cat);
+                lane_results[i] = LaneResult {
                     lane,
-                    winner: None,
-                    category: None,
-                    units: 0,
-                }),
-                Some(w) => {
-                    let cat = if w == a { va[i] } else { vb[i] }.category();
-                    let units = rules.lane_value(lane, cat);
-                    pr.lanes.push(LaneResult {
-                        lane,
-                        winner: Some(w),
-                        category: Some(cat),
-                        units,
-                    });
-                    won[(w == b) as usize] += 1;
-                    lanes_total += if w == a { units } else { -units };
-                }
+                    winner: Some(w),
+                    category: Some(cat),
+                    units,
+                };
+                won[(w == b) as usize] += 1;
+                lanes_total += if w == a { units } else { -units };
             }
         }
+        pr.lanes = Some(lane_results);
         pr.steps[LANES] = lanes_total;
         // 5. Majority bonus.
         pr.steps[MAJORITY] = match won[0].cmp(&won[1]) {
@@ -420,7 +430,7 @@ pub fn settle(subs: &[Submission], rules: &Rules, args: &TableArgs) -> Result<Se
             if is_surrender_pair(&gone, pr.seats) {
                 continue;
             }
-            if all_cards[a].contains(&horse) || all_cards[b].contains(&horse) {
+            if subs[a].cards().any(|c| c == horse) || subs[b].cards().any(|c| c == horse) {
                 pr.steps[HORSE] = pr.steps.iter().sum();
             }
         }

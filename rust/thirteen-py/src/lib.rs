@@ -987,7 +987,7 @@ impl PySettlement {
             let e = PyDict::new(py);
             e.set_item("seats", [pr.seats.0, pr.seats.1])?;
             let lanes = pyo3::types::PyList::empty(py);
-            for l in &pr.lanes {
+            for l in pr.lanes.iter().flatten() {
                 let ld = PyDict::new(py);
                 ld.set_item("lane", l.lane.key())?;
                 ld.set_item("winner", l.winner)?;

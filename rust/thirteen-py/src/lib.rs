@@ -437,8 +437,8 @@ impl PyHandValue {
     }
     /// The deciding ranks, in order.
     #[getter]
-    fn ranks(&self) -> Vec<Rank> {
-        self.value.ranks().into_iter().map(Rank::from).collect()
+    fn ranks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.value.ranks().into_iter().map(Rank::from))
     }
     /// The first deciding rank.
     #[getter]

@@ -8,6 +8,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use thirteen_core::score::{settle, Submission, TableArgs};
+use thirteen_core::split::HandSplits;
 use thirteen_core::{evaluate5, is_foul, Arrangement, Card, DeckKind, Rules, Wheel};
 
 fn random_hands(n: usize) -> Vec<[Card; 5]> {
@@ -101,5 +102,28 @@ fn bench_settle(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_eval, bench_foul, bench_settle);
+fn bench_splits(c: &mut Criterion) {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let mut deck = DeckKind::Standard.cards();
+    let hands: Vec<[Card; 13]> = (0..64)
+        .map(|_| {
+            deck.shuffle(&mut rng);
+            deck[..13].try_into().unwrap()
+        })
+        .collect();
+    let mut group = c.benchmark_group("splits");
+    group.throughput(Throughput::Elements(hands.len() as u64));
+    group.bench_function("evaluate_and_walk_72072", |b| {
+        b.iter(|| {
+            let mut legal = 0usize;
+            for h in &hands {
+                legal += HandSplits::new(black_box(h), Wheel::Low).count_legal();
+            }
+            legal
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_eval, bench_foul, bench_settle, bench_splits);
 criterion_main!(benches);

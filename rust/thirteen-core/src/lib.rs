@@ -12,6 +12,7 @@ pub mod eval;
 pub mod rules;
 pub mod score;
 pub mod special;
+pub mod split;
 
 pub use arrange::{compare_lanes, is_foul, Arrangement};
 pub use card::{format_cards, parse_cards, Card, DeckKind, Rank, Suit};

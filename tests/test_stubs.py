@@ -29,7 +29,8 @@ def test_every_public_name_has_a_stub_and_back() -> None:
     }
     public = {name for name in dir(core) if not name.startswith("_")} | {"__version__"}
     assert public - stubbed == set(), "names missing from _core.pyi"
-    assert {n for n in stubbed if not n.endswith("Like")} - public == set(), "stubs of names that do not exist"
+    exists = set(dir(core))
+    assert {n for n in stubbed if not n.endswith("Like")} - exists == set(), "stubs of names that do not exist"
 
 
 def test_class_members_have_stubs() -> None:

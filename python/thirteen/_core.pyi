@@ -204,3 +204,88 @@ def money(
     stake: int,
     rake: Optional[Tuple[Union[int, str, float], Optional[int]]] = None,
 ) -> list[int]: ...
+
+class LaneTables:
+    @staticmethod
+    def from_counts(
+        rules: RulesLike,
+        front: Sequence[Tuple[int, int]],
+        middle: Sequence[Tuple[int, int]],
+        back: Sequence[Tuple[int, int]],
+    ) -> LaneTables: ...
+    def counts(self) -> dict[str, list[Tuple[int, int]]]: ...
+    @property
+    def samples(self) -> int: ...
+
+ChoiceTuple = Tuple[Optional[Arrangement], Optional[SpecialHand], float]
+
+def count_splits(
+    cards: CardsLike, rules: RulesLike = None, *, legal: bool = False, pareto: bool = False
+) -> int: ...
+def splits(
+    cards: CardsLike, rules: RulesLike = None, *, legal: bool = False, pareto: bool = False
+) -> list[Arrangement]: ...
+def build_tables(
+    rules: RulesLike = None,
+    *,
+    players: int = 4,
+    deals: int = 20000,
+    iterations: int = 3,
+    seed: int = 0,
+) -> LaneTables: ...
+def _solve(
+    cards: CardsLike,
+    rules: RulesLike,
+    tables: LaneTables,
+    *,
+    players: int = 4,
+    banker: bool = False,
+    strategy: str = "ev",
+    samples: int = 1000,
+    seed: int = 0,
+    top: int = 1,
+    distinct: bool = False,
+) -> Tuple[list[Card], list[ChoiceTuple]]: ...
+def _complete(
+    cards: CardsLike,
+    rules: RulesLike,
+    tables: LaneTables,
+    *,
+    front: CardsLike,
+    middle: CardsLike,
+    back: CardsLike,
+    players: int = 4,
+    banker: bool = False,
+    limit: int = 20,
+) -> list[ChoiceTuple]: ...
+def solve_batch(
+    hands: npt.NDArray[np.uint8],
+    rules: RulesLike,
+    tables: LaneTables,
+    *,
+    players: int = 4,
+    banker: bool = False,
+    strategy: str = "ev",
+) -> Tuple[npt.NDArray[np.uint8], npt.NDArray[np.int8]]: ...
+
+class Deal:
+    @property
+    def hands(self) -> list[Tuple[Card, ...]]: ...
+    @property
+    def deck(self) -> Tuple[Card, ...]: ...
+    @property
+    def cut_card(self) -> Optional[Card]: ...
+    @property
+    def cut_start(self) -> Optional[int]: ...
+    @property
+    def first(self) -> int: ...
+    @property
+    def seed(self) -> Optional[int]: ...
+
+def deal(rules: RulesLike = None, players: int = 4, seed: Optional[int] = None) -> Deal: ...
+def swap_cards(
+    hands: Sequence[CardsLike],
+    given: Sequence[CardsLike],
+    rules: RulesLike = None,
+    seed: Optional[int] = None,
+) -> list[Tuple[Card, ...]]: ...

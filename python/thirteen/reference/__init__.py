@@ -14,6 +14,7 @@ from __future__ import annotations
 from .arrangement import Arrangement, is_foul
 from .cards import Card, Rank, Suit, deck, format_cards, parse_cards, validate_hand
 from .hands import Category, HandValue, compare_lanes, evaluate
+from .ladder import level_for
 from .settle import Declaration, Settlement, escape_payments, money, settle
 from .specials import SpecialHand, compare_specials, find_special, held_specials
 
@@ -40,4 +41,5 @@ __all__ = [
     "Settlement",
     "escape_payments",
     "money",
+    "level_for",
 ]

@@ -144,8 +144,17 @@ _SUIT_INPUT: Dict[str, Suit] = {
     "♢": Suit.DIAMONDS,
 }
 
-# Separators between tokens: any run of whitespace and/or commas.
-_SEPARATORS = re.compile(r"[\s,]+")
+# Separators between tokens: any run of whitespace and/or commas. Whitespace means the
+# Unicode White_Space characters (a full-width space from a Chinese input method
+# separates too); Python's ``\s`` would also take the control characters U+001C..U+001F,
+# which are not whitespace, so the class is spelled out.
+_WHITE_SPACE = (
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
+_SEPARATORS = re.compile("[" + _WHITE_SPACE + ",]+")
+# Case-insensitive means ASCII letters only ("K" and "k", not the Kelvin sign U+212A).
+_ASCII_LOWER = {ord(c): ord(c) + 32 for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
 
 
 class Card:
@@ -190,7 +199,7 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> "Card":
         """Read one card ("As", "10h", "a♠"); anything else is a ``CardError`` (position 0)."""
-        token = text.strip()
+        token = text.strip(_WHITE_SPACE)
         card = _parse_token(token)
         if card is None:
             raise CardError(f"bad card token {token!r} at position 0", token=token, position=0)
@@ -221,7 +230,7 @@ class Card:
 
 def _parse_token(token: str) -> Optional[Card]:
     """One token to a card, or ``None`` when it is not exactly rank + suit."""
-    low = token.lower()
+    low = token.translate(_ASCII_LOWER)
     if len(low) < 2:
         return None
     rank = _RANK_INPUT.get(low[:-1])

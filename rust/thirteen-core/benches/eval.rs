@@ -8,6 +8,9 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use thirteen_core::score::{settle, Submission, TableArgs};
+use thirteen_core::solve::{
+    build_tables, solve_ev, solve_greedy, solve_mc, Context, LaneTables, Role,
+};
 use thirteen_core::split::HandSplits;
 use thirteen_core::{evaluate5, is_foul, Arrangement, Card, DeckKind, Rules, Wheel};
 
@@ -61,7 +64,12 @@ fn bench_foul(c: &mut Criterion) {
     let mut group = c.benchmark_group("is_foul");
     group.throughput(Throughput::Elements(arrangements.len() as u64));
     group.bench_function("random_arrangements", |b| {
-        b.iter(|| arrangements.iter().filter(|a| is_foul(black_box(a), &rules)).count())
+        b.iter(|| {
+            arrangements
+                .iter()
+                .filter(|a| is_foul(black_box(a), &rules))
+                .count()
+        })
     });
     group.finish();
 }
@@ -125,5 +133,53 @@ fn bench_splits(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_eval, bench_foul, bench_settle, bench_splits);
+fn bench_solve(c: &mut Criterion) {
+    let rules = Rules::default();
+    let tables = LaneTables::from_counts(&build_tables(&rules, 4, 2000, 2, 1), &rules);
+    let ctx = Context {
+        players: 4,
+        role: Role::Player,
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(9);
+    let mut deck = DeckKind::Standard.cards();
+    let hands: Vec<[Card; 13]> = (0..32)
+        .map(|_| {
+            deck.shuffle(&mut rng);
+            deck[..13].try_into().unwrap()
+        })
+        .collect();
+    let mut group = c.benchmark_group("solve");
+    group.throughput(Throughput::Elements(hands.len() as u64));
+    group.bench_function("ev", |b| {
+        b.iter(|| {
+            hands
+                .iter()
+                .map(|h| solve_ev(black_box(h), &rules, &tables, ctx, 1)[0].expected)
+                .sum::<f64>()
+        })
+    });
+    group.bench_function("greedy", |b| {
+        b.iter(|| {
+            hands
+                .iter()
+                .map(|h| solve_greedy(black_box(h), &rules).front[0].code() as u32)
+                .sum::<u32>()
+        })
+    });
+    group.sample_size(10);
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("mc_1000_samples", |b| {
+        b.iter(|| solve_mc(black_box(&hands[0]), &rules, &tables, ctx, 1000, 7, 8)[0].expected)
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    bench_eval,
+    bench_foul,
+    bench_settle,
+    bench_splits,
+    bench_solve
+);
 criterion_main!(benches);

@@ -7,10 +7,12 @@
 
 pub mod arrange;
 pub mod card;
+pub mod deal;
 pub mod error;
 pub mod eval;
 pub mod rules;
 pub mod score;
+pub mod solve;
 pub mod special;
 pub mod split;
 

@@ -168,7 +168,17 @@ pub fn holds(cards: &[Card; 13], kind: usize, rules: &Rules) -> Option<Option<Ar
             .sum()
     };
     let a23 = rules.a23_is_straight;
+    // Cheap exact or necessary conditions first; the split search only when they pass.
+    let mut suits = [0u8; 4];
+    for c in cards {
+        suits[c.suit() as usize] += 1;
+    }
+    let mut suit_counts: Vec<u8> = suits.iter().copied().filter(|&n| n > 0).collect();
+    suit_counts.sort_unstable();
+    let flush_shape = matches!(suit_counts.as_slice(), [13] | [3, 10] | [5, 8] | [3, 5, 5]);
     let yes = match kind {
+        kind::THREE_STRAIGHT_FLUSHES | kind::THREE_FLUSHES if !flush_shape => false,
+        kind::THREE_STRAIGHTS if !straights_shape(&counts, a23) => false,
         kind::SAME_SUIT_DRAGON => distinct && suited(cards),
         kind::DRAGON => distinct,
         kind::TWELVE_ROYALS => cards
@@ -202,6 +212,37 @@ pub fn holds(cards: &[Card; 13], kind: usize, rules: &Rules) -> Option<Option<Ar
         _ => false,
     };
     yes.then_some(None)
+}
+
+/// Whether the rank counts are exactly a 3-card straight and two 5-card straights (ranks
+/// only): a necessary and sufficient condition for 三顺子.
+fn straights_shape(counts: &[u8; 13], a23: bool) -> bool {
+    // Runs as rank masks: five-card (2-6 … T-A and the wheel), three-card (2-4 … Q-A, A-2-3).
+    let mut fives: Vec<u16> = (0..9).map(|s| 0b11111 << s).collect();
+    fives.push(WHEEL5);
+    let mut threes: Vec<u16> = (0..11).map(|s| 0b111 << s).collect();
+    if a23 {
+        threes.push(A23);
+    }
+    let add = |usage: &mut [u8; 13], m: u16| {
+        for (r, u) in usage.iter_mut().enumerate() {
+            *u += ((m >> r) & 1) as u8;
+        }
+    };
+    for (i, &a) in fives.iter().enumerate() {
+        for &b in &fives[i..] {
+            for &f in &threes {
+                let mut usage = [0u8; 13];
+                add(&mut usage, a);
+                add(&mut usage, b);
+                add(&mut usage, f);
+                if &usage == counts {
+                    return true;
+                }
+            }
+        }
+    }
+    false
 }
 
 /// Canonical indices of the specials the rules recognise and the cards hold, high to low.

@@ -176,6 +176,15 @@ impl HandSplits {
         }
     }
 
+    /// The 56 ways to split the 8 positions left by the 5-position subset `five`: pairs of
+    /// `(3-position subset, 5-position subset)` indices.
+    #[inline]
+    pub fn rest_of(&self, five: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        tables().by_middle[five]
+            .iter()
+            .map(|&(f, b)| (f as usize, b as usize))
+    }
+
     /// Position masks of a split given by subset indices.
     pub fn masks(&self, front: usize, middle: usize, back: usize) -> (u16, u16, u16) {
         let t = tables();
@@ -292,7 +301,7 @@ fn pareto_mask(splits: &[Split]) -> Vec<bool> {
         let v = splits[i].values;
         (v[2], v[1], v[0])
     };
-    order.sort_unstable_by(|&a, &b| key(b).cmp(&key(a)));
+    order.sort_unstable_by_key(|&i| std::cmp::Reverse(key(i)));
     let mut keep = vec![false; splits.len()];
     // Staircase of the points kept so far: middle -> the best front among points whose
     // middle is at least that; fronts strictly increase as middles decrease.

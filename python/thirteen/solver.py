@@ -1,0 +1,337 @@
+"""The arrangement engine for servers and players: auto-arrange (代打), hints (牌型提示) and
+completions, on top of the Rust core.
+
+Strategies (``strategy=``):
+
+* ``"ev"`` (default): the split (or special declaration) with the highest expected units at a
+  table of ``players``, from per-lane win-probability tables built by self-play
+  (:func:`lane_tables`) and the rule set's scoring: lane values, scoop (打枪), home run
+  (全垒打), majority bonus; a held special (报到) is declared when its units beat the best
+  split.
+* ``"mc"``: Monte Carlo over the unseen cards: ``samples`` deals of the opponents' hands, each
+  opponent arranged by ``ev``; the best ``ev`` candidates are settled exactly under the rules
+  against every sample (in parallel, seeded); the best mean wins.
+* ``"greedy"``: the strongest back, then the strongest middle, the rest in front (a baseline).
+
+Lane tables ship with the package for every preset (``thirteen/tables/<preset>.json.gz``,
+made by ``scripts/build_tables.py``); a rule set whose deck, wheel or deal differs from every
+shipped table gets tables built on first use (a few seconds) and cached.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import threading
+from dataclasses import dataclass, field
+from importlib.resources import files
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+
+from thirteen import _core
+from thirteen._core import Arrangement, Card, LaneTables, SpecialHand
+from thirteen.rules import PRESET_NAMES, RuleSet
+
+__all__ = [
+    "Solution",
+    "Hint",
+    "lane_tables",
+    "solve",
+    "hints",
+    "complete",
+    "solve_batch",
+    "label",
+    "TABLES_FORMAT",
+]
+
+#: Version of the shipped lane-table files (bumped when the value encoding changes).
+TABLES_FORMAT = 1
+
+CardsLike = Union[str, Sequence[Any]]
+
+_TABLES: Dict[Tuple[str, ...], LaneTables] = {}
+_LOCK = threading.Lock()
+
+
+def _table_key(rules: RuleSet) -> Tuple[str, ...]:
+    # What the lane-value distribution depends on beyond the lane values themselves, which
+    # are applied when the tables are built from counts.
+    return (rules.name, rules.deck, rules.wheel, str(rules.dealt), rules.to_json())
+
+
+def _shipped_counts(rules: RuleSet) -> Optional[Dict[str, Any]]:
+    """The shipped counts for the preset ``rules`` is named after, when they fit its deck,
+    wheel and deal."""
+    if rules.name not in PRESET_NAMES:
+        return None
+    path = files("thirteen") / "tables" / f"{rules.name}.json.gz"
+    if not path.is_file():
+        return None
+    data = json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))
+    if data.get("format") != TABLES_FORMAT:
+        return None
+    built = data["rules"]
+    if (built["deck"], built["wheel"], built["dealt"]) != (rules.deck, rules.wheel, rules.dealt):
+        return None
+    return data
+
+
+def lane_tables(
+    rules: Optional[RuleSet] = None,
+    *,
+    deals: int = 4000,
+    iterations: int = 2,
+    seed: int = 0,
+) -> LaneTables:
+    """The ``ev`` strategy's lane tables for ``rules`` (cached per rule set).
+
+    The shipped self-play counts of the preset the rule set is named after are used when its
+    deck, wheel rule and deal match; the rule set's own lane values are applied to them.
+    Otherwise tables are built by self-play (:func:`thirteen.build_tables`) with ``deals``
+    tables of 4 players for ``iterations`` rounds, which takes seconds.
+    """
+    rules = rules if rules is not None else RuleSet.default()
+    key = _table_key(rules)
+    with _LOCK:
+        cached = _TABLES.get(key)
+    if cached is not None:
+        return cached
+    data = _shipped_counts(rules)
+    if data is not None:
+        lanes = data["counts"]
+        tables = LaneTables.from_counts(
+            rules,
+            [tuple(p) for p in lanes["front"]],
+            [tuple(p) for p in lanes["middle"]],
+            [tuple(p) for p in lanes["back"]],
+        )
+    else:
+        players = max(rules.players)
+        tables = _core.build_tables(
+            rules, players=players, deals=deals, iterations=iterations, seed=seed
+        )
+    with _LOCK:
+        _TABLES[key] = tables
+    return tables
+
+
+@dataclass(frozen=True)
+class Solution:
+    """A solved hand.
+
+    Attributes:
+        arrangement: the split to play, or ``None`` when the special is declared.
+        special: the special hand declared (报到), or ``None``.
+        expected: expected units (注) against the table (``nan`` for ``"greedy"``).
+        kept: the 13 cards kept (differs from the dealt cards only with 16 dealt, 多三张).
+        strategy: ``"ev"``, ``"mc"`` or ``"greedy"``.
+        alternatives: the runners-up (best first), when asked for with ``top``.
+    """
+
+    arrangement: Optional[Arrangement]
+    special: Optional[SpecialHand]
+    expected: float
+    kept: Tuple[Card, ...]
+    strategy: str
+    alternatives: Tuple["Solution", ...] = field(default=())
+
+    @property
+    def declares(self) -> bool:
+        """Whether the solution declares a special hand."""
+        return self.arrangement is None
+
+    def submission(self) -> Any:
+        """What to submit to :func:`thirteen.settle`: the arrangement, or a
+        :class:`thirteen.Declaration` of the special."""
+        if self.arrangement is not None:
+            return self.arrangement
+        assert self.special is not None
+        return _core.Declaration(list(self.kept), self.special.key)
+
+
+@dataclass(frozen=True)
+class Hint:
+    """One hint (牌型提示): an arrangement or a special declaration, labelled by what it
+    plays (``"flush / two pair / pair of queens"``, back / middle / front), with its
+    expected units."""
+
+    arrangement: Optional[Arrangement]
+    special: Optional[SpecialHand]
+    label: str
+    expected: float
+
+
+def label(arrangement: Arrangement, rules: Optional[RuleSet] = None) -> str:
+    """What an arrangement plays, back / middle / front: ``"flush / two pair / pair of
+    queens"`` (the 5-card lanes by category, the front with its rank)."""
+    front, middle, back = arrangement.values(rules)
+    v = front
+    rank_name = str(v).split(", ", 1)[1] if ", " in str(v) else ""
+    if v.category.key == "high_card":
+        front_text = f"{rank_name} high"
+    elif v.category.key == "one_pair":
+        front_text = f"pair of {rank_name}"
+    else:
+        front_text = f"three {rank_name}"
+    return f"{back.category.key.replace('_', ' ')} / {middle.category.key.replace('_', ' ')} / {front_text}"
+
+
+def _context(rules: RuleSet, players: int, banker: Optional[bool]) -> bool:
+    if players not in rules.players:
+        from thirteen.errors import PlayerCountError
+
+        raise PlayerCountError(
+            f"{players} players is not allowed by the rules (allowed: {rules.players})",
+            got=players,
+            allowed=tuple(rules.players),
+        )
+    return bool(banker) if rules.mode == "banker" else False
+
+
+def solve(
+    hand: CardsLike,
+    rules: Optional[RuleSet] = None,
+    *,
+    players: int = 4,
+    strategy: str = "ev",
+    banker: bool = False,
+    samples: int = 1000,
+    seed: int = 0,
+    top: int = 1,
+    tables: Optional[LaneTables] = None,
+) -> Solution:
+    """Auto-arranges a hand (代打) for a table of ``players`` under ``rules``.
+
+    Args:
+        hand: the dealt cards (13; ``rules.dealt`` = 16 in 多三张, the best 13 are kept), as a
+            string or a sequence of :class:`Card`.
+        rules: the :class:`RuleSet` (``None``: defaults).
+        players: table size, 2 to 4 (as the rules allow).
+        strategy: ``"ev"`` (default), ``"mc"`` or ``"greedy"`` (see the module docs).
+        banker: in banker mode, solve for the banker's seat.
+        samples: Monte Carlo samples for ``"mc"``; seed: its random seed.
+        top: also return this many runners-up in ``alternatives`` (``"ev"``, ``"mc"``).
+        tables: lane tables to use instead of :func:`lane_tables` (``rules``).
+
+    Returns:
+        A :class:`Solution`: never a fouled arrangement; a special is declared when that
+        scores better.
+
+    Raises:
+        CountError, DuplicateCardError, CardError: a bad hand; PlayerCountError: a table size
+        the rules do not allow; ValueError: an unknown strategy.
+    """
+    rules = rules if rules is not None else RuleSet.default()
+    as_banker = _context(rules, players, banker)
+    tables = tables if tables is not None else lane_tables(rules)
+    kept, choices = _core._solve(
+        hand,
+        rules,
+        tables,
+        players=players,
+        banker=as_banker,
+        strategy=strategy,
+        samples=samples,
+        seed=seed,
+        top=max(1, top),
+    )
+    kept_t = tuple(kept)
+    solutions = [Solution(a, s, e, kept_t, strategy) for a, s, e in choices]
+    best = solutions[0]
+    return Solution(
+        best.arrangement, best.special, best.expected, kept_t, strategy, tuple(solutions[1:top])
+    )
+
+
+def hints(
+    hand: CardsLike,
+    rules: Optional[RuleSet] = None,
+    *,
+    players: int = 4,
+    n: int = 5,
+    banker: bool = False,
+) -> List[Hint]:
+    """A short ranked list of good, distinct plays for a hand (牌型提示): the ``n`` best by
+    expected units whose lane values differ, a held special's declaration among them where
+    it ranks. Each is labelled by what it plays. Raises as :func:`solve`."""
+    rules = rules if rules is not None else RuleSet.default()
+    as_banker = _context(rules, players, banker)
+    _, choices = _core._solve(
+        hand,
+        rules,
+        lane_tables(rules),
+        players=players,
+        banker=as_banker,
+        strategy="ev",
+        top=max(1, n),
+        distinct=True,
+    )
+    out = []
+    for arrangement, special, expected in choices:
+        if arrangement is None:
+            assert special is not None
+            text = f"special: {special.key.replace('_', ' ')} ({special.units} units)"
+        else:
+            text = label(arrangement, rules)
+        out.append(Hint(arrangement, special, text, expected))
+    return out
+
+
+def complete(
+    hand: CardsLike,
+    rules: Optional[RuleSet] = None,
+    *,
+    front: CardsLike = (),
+    middle: CardsLike = (),
+    back: CardsLike = (),
+    players: int = 4,
+    limit: int = 20,
+    banker: bool = False,
+) -> List[Hint]:
+    """The remaining legal (non-fouled) ways to finish a hand when the player has already
+    placed some cards: ``front``, ``middle``, ``back`` the cards placed in each lane. Best
+    first by expected units, at most ``limit``; empty when no legal finish exists.
+
+    Raises: CountError (a lane over-full), ThirteenError (a placed card not in the hand),
+    and the errors of :func:`solve`.
+    """
+    rules = rules if rules is not None else RuleSet.default()
+    as_banker = _context(rules, players, banker)
+    choices = _core._complete(
+        hand,
+        rules,
+        lane_tables(rules),
+        front=front,
+        middle=middle,
+        back=back,
+        players=players,
+        banker=as_banker,
+        limit=limit,
+    )
+    return [Hint(a, None, label(a, rules), e) for a, _, e in choices]
+
+
+def solve_batch(
+    hands: Any,
+    rules: Optional[RuleSet] = None,
+    *,
+    players: int = 4,
+    strategy: str = "ev",
+    banker: bool = False,
+) -> Tuple[Any, Any]:
+    """Solves many hands at once on every core (the GIL released).
+
+    Args:
+        hands: numpy ``uint8`` array ``(n, 13)`` (or ``(n, rules.dealt)``) of card codes
+            (:attr:`Card.code`).
+        strategy: ``"ev"`` or ``"greedy"``.
+
+    Returns:
+        ``(arrangements, specials)``: ``uint8 (n, 13)`` codes in front (3), middle (5),
+        back (5) order, and ``int8 (n,)`` the declared special's index in
+        :data:`thirteen.rules.SPECIAL_KEYS` (−1 when arranged).
+    """
+    rules = rules if rules is not None else RuleSet.default()
+    as_banker = _context(rules, players, banker)
+    return _core.solve_batch(
+        hands, rules, lane_tables(rules), players=players, banker=as_banker, strategy=strategy
+    )

@@ -1192,7 +1192,7 @@ def _normalise(key: str, expected: Any) -> Any:
 def test_shared_case(case: Dict[str, Any]) -> None:
     (op,) = case["input"]
     if op == "level_for":
-        pytest.skip("level ladders are not part of the reference")
+        pytest.skip("level_for runs in test_cases.py on both implementations")
     try:
         got = _run_case(case)
     except ThirteenError as err:
@@ -1203,7 +1203,10 @@ def test_shared_case(case: Dict[str, Any]) -> None:
 
 
 def test_public_names() -> None:
-    assert sorted(reference.__all__) == sorted(
+    # Every name of the shared API (API.md) is exported and exists; later issues add more.
+    for name in reference.__all__:
+        assert hasattr(reference, name), name
+    assert set(reference.__all__) >= set(
         [
             "Rank",
             "Suit",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from .arrangement import Arrangement, is_foul
 from .cards import Card, Rank, Suit, deck, format_cards, parse_cards, validate_hand
+from .deal import Deal, deal, swap_cards
 from .hands import Category, HandValue, compare_lanes, evaluate
 from .ladder import level_for
 from .settle import Declaration, Settlement, escape_payments, money, settle
@@ -42,4 +43,7 @@ __all__ = [
     "escape_payments",
     "money",
     "level_for",
+    "Deal",
+    "deal",
+    "swap_cards",
 ]

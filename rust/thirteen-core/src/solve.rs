@@ -676,11 +676,14 @@ pub fn solve_ev_keep(
     for (i, &m) in three.iter().enumerate() {
         index[m as usize] = i as u16;
     }
+    // Cards of a position mask, high to low (rank, then suit), for display.
     let pick = |m: u32| -> Vec<Card> {
-        (0..n)
+        let mut cards: Vec<Card> = (0..n)
             .filter(|i| m & (1 << i) != 0)
             .map(|i| dealt[i])
-            .collect()
+            .collect();
+        cards.sort_unstable_by(|a, b| b.cmp(a));
+        cards
     };
     let v5: Vec<HandValue> = five
         .iter()

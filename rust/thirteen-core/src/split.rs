@@ -278,13 +278,16 @@ impl HandSplits {
         out
     }
 
-    /// The arrangement of a split, lanes in position order.
+    /// The arrangement of a split, each lane's cards high to low.
     pub fn arrangement(&self, s: &Split) -> Arrangement {
+        // Each lane's cards high to low (rank, then suit), for display.
         let lane = |mask: u16| -> Vec<Card> {
-            (0..13)
+            let mut cards: Vec<Card> = (0..13)
                 .filter(|i| mask & (1 << i) != 0)
                 .map(|i| self.cards[i])
-                .collect()
+                .collect();
+            cards.sort_unstable_by(|a, b| b.cmp(a));
+            cards
         };
         Arrangement {
             front: lane(s.front).try_into().expect("3 cards"),

@@ -60,6 +60,17 @@ from thirteen.errors import (
 from thirteen.ladder import Ladder, LevelInfo, level_change, level_for
 from thirteen.rules import RuleSet
 from thirteen.solver import Hint, Solution, complete, hints, lane_tables, solve, solve_batch
+from thirteen.table import (
+    CardNotHeldError,
+    LevelChange,
+    Round,
+    RoundResult,
+    RoundStateError,
+    Table,
+    TableError,
+    TablePlayer,
+    TableRoundReport,
+)
 
 __all__ = [
     "__version__",
@@ -115,4 +126,13 @@ __all__ = [
     "PlayerCountError",
     "SurrenderError",
     "RuleSetError",
+    "Round",
+    "RoundResult",
+    "Table",
+    "TablePlayer",
+    "TableRoundReport",
+    "LevelChange",
+    "RoundStateError",
+    "CardNotHeldError",
+    "TableError",
 ]

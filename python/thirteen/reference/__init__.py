@@ -18,6 +18,7 @@ from .hands import Category, HandValue, compare_lanes, evaluate
 from .ladder import level_for
 from .settle import Declaration, Settlement, escape_payments, money, settle
 from .specials import SpecialHand, compare_specials, find_special, held_specials
+from .engine import completions, count_splits, greedy, splits
 
 __all__ = [
     "Rank",
@@ -46,4 +47,8 @@ __all__ = [
     "Deal",
     "deal",
     "swap_cards",
+    "count_splits",
+    "splits",
+    "greedy",
+    "completions",
 ]

@@ -1,0 +1,534 @@
+"""The arrangement engine: the core's ``count_splits`` / ``splits`` / ``solve`` / ``hints`` /
+``complete`` / ``solve_batch`` against the pure-Python reference
+(``thirteen.reference.engine``) and against counts argued from RULES.md 2-4.
+
+Splits are compared as multisets of keys (the sorted card codes of front, middle, back):
+a split is made by positions, so with the extra-diamonds deck two splits that swap the
+two copies of a diamond are both listed and look alike.
+
+Every random hand comes from a fixed seed (``random.Random(n)``).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import random
+from collections import Counter
+from importlib.resources import files
+from itertools import combinations
+from typing import Any, Dict, List, Sequence, Tuple
+
+import numpy as np
+import pytest
+
+import thirteen as core
+import thirteen.reference as ref
+from thirteen.errors import (
+    CountError,
+    DuplicateCardError,
+    PlayerCountError,
+    ThirteenError,
+)
+from thirteen.rules import SPECIAL_KEYS, RuleSet
+
+Key = Tuple[Tuple[int, ...], Tuple[int, ...], Tuple[int, ...]]
+
+DRAGON = "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac"
+SAME_SUIT_DRAGON = "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As"
+PRESETS = RuleSet.presets()
+
+
+# Helpers ---------------------------------------------------------------------------------
+
+
+def key(a: Any) -> Key:
+    """An arrangement (core or reference) as sorted card codes per lane."""
+    return tuple(tuple(sorted(c.code for c in lane)) for lane in (a.front, a.middle, a.back))  # type: ignore[return-value]
+
+
+def keys(arrangements: Sequence[Any]) -> Counter:
+    return Counter(key(a) for a in arrangements)
+
+
+def codes(cards: Sequence[Any]) -> List[int]:
+    return sorted(c.code for c in cards)
+
+
+def text(cards: Sequence[Any]) -> str:
+    return " ".join(str(c) for c in cards)
+
+
+def rules_of(name: str) -> RuleSet:
+    return RuleSet.default() if name == "default" else RuleSet.preset(name)
+
+
+WHEEL_SECOND = RuleSet.default().replace(wheel="second")
+
+
+def random_hand(seed: int, rules: RuleSet, size: int = 13) -> str:
+    """``size`` cards drawn without replacement from the rule set's deck."""
+    return text(random.Random(seed).sample(ref.deck(rules), size))
+
+
+def wheel_hand(seed: int) -> str:
+    """A standard 13-card hand holding A, 2, 3, 4 and 5 (so the wheel rule matters)."""
+    rng = random.Random(seed)
+    cards = [rng.choice([c for c in ref.deck() if c.rank == r]) for r in (14, 2, 3, 4, 5)]
+    rest = [c for c in ref.deck() if c not in cards]
+    return text(cards + rng.sample(rest, 8))
+
+
+def extra_hand(seed: int, doubles: int = 1) -> str:
+    """A 13-card hand from the 65-card extra-diamonds deck holding ``doubles`` diamonds twice."""
+    rules = RuleSet.preset("kaixin-extra")
+    rng = random.Random(seed)
+    diamonds = rng.sample([c for c in ref.deck() if c.suit == ref.Suit.DIAMONDS], doubles)
+    assert len(ref.deck(rules)) == 65
+    # The other cards: the standard deck without the chosen diamonds (so no other diamond
+    # comes twice).
+    rest = [c for c in ref.deck() if c not in diamonds]
+    cards = diamonds + diamonds + rng.sample(rest, 13 - 2 * doubles)
+    rng.shuffle(cards)
+    return text(cards)
+
+
+_TABLES: Dict[str, Any] = {}
+
+
+def tables_for(rules: RuleSet) -> Any:
+    """The shipped lane tables of a preset; for one without shipped tables (building them
+    the default way takes long), small self-play tables: enough for properties that hold
+    whatever the tables say."""
+    if rules.name not in _TABLES:
+        shipped = files("thirteen") / "tables" / f"{rules.name}.json.gz"
+        if shipped.is_file():
+            _TABLES[rules.name] = core.lane_tables(rules)
+        else:
+            _TABLES[rules.name] = core.build_tables(rules, players=4, deals=1000, iterations=1)
+    return _TABLES[rules.name]
+
+
+def prime_lane_tables(rules: RuleSet) -> None:
+    """``complete`` always uses ``lane_tables(rules)``; for a rule set without shipped
+    tables that builds them by self-play first (10-20 s for the extra deck). Put the
+    small tables of :func:`tables_for` in its cache instead, when the cache is where
+    ``thirteen.solver`` keeps it (the results checked here do not depend on the tables)."""
+    solver = core.solver
+    if hasattr(solver, "_TABLES") and hasattr(solver, "_table_key"):
+        solver._TABLES.setdefault(solver._table_key(rules), tables_for(rules))
+
+
+def best5(cards: Sequence[Any], rules: RuleSet) -> Any:
+    """The largest value of any 5 of ``cards`` (reference evaluation)."""
+    return max(ref.evaluate(list(s), rules) for s in combinations(cards, 5))
+
+
+def minus(cards: Sequence[Any], taken: Sequence[Any]) -> List[Any]:
+    """``cards`` without ``taken`` (as multisets of codes)."""
+    left = Counter(c.code for c in taken)
+    out = []
+    for c in cards:
+        if left[c.code]:
+            left[c.code] -= 1
+        else:
+            out.append(c)
+    assert not +left, "taken is not part of cards"
+    return out
+
+
+def as_ref_cards(cards: Sequence[Any]) -> List[Any]:
+    return [ref.Card.from_code(c.code) for c in cards]
+
+
+def assert_legal(arrangement: Any, rules: RuleSet) -> None:
+    """Not fouled, by the core and by the reference (each on its own Arrangement type)."""
+    c = core.Arrangement(
+        [core.Card.from_code(x.code) for x in arrangement.front],
+        [core.Card.from_code(x.code) for x in arrangement.middle],
+        [core.Card.from_code(x.code) for x in arrangement.back],
+        rules=rules,
+    )
+    assert not core.is_foul(c, rules), str(arrangement)
+    r = ref.Arrangement(
+        as_ref_cards(arrangement.front),
+        as_ref_cards(arrangement.middle),
+        as_ref_cards(arrangement.back),
+        rules=rules,
+    )
+    assert not ref.is_foul(r, rules), str(arrangement)
+
+
+def values(arrangement: Any, rules: RuleSet) -> Tuple[Any, ...]:
+    return tuple(ref.evaluate(as_ref_cards(lane), rules) for lane in arrangement.lanes)
+
+
+# 1. Core against reference: splits, legal splits, Pareto splits -------------------------
+
+ALL_CASES = [
+    ("default", lambda: random_hand(1, RuleSet.default())),
+    ("kaixin-extra", lambda: extra_hand(2, doubles=2)),
+    ("default", lambda: wheel_hand(3)),
+    ("second", lambda: wheel_hand(4)),
+]
+
+FILTER_CASES = [
+    ("default", lambda: random_hand(11, RuleSet.default())),
+    ("kaixin", lambda: random_hand(12, RuleSet.default())),
+    ("default", lambda: wheel_hand(13)),
+    ("second", lambda: wheel_hand(14)),
+    ("bianfeng", lambda: wheel_hand(15)),
+    ("kaixin-extra", lambda: extra_hand(16, doubles=1)),
+    ("kaixin-extra", lambda: extra_hand(17, doubles=3)),
+    ("second", lambda: DRAGON),
+]
+
+
+def case_rules(name: str) -> RuleSet:
+    return WHEEL_SECOND if name == "second" else rules_of(name)
+
+
+@pytest.mark.parametrize("rules_name,make", ALL_CASES, ids=[f"{n}-{i}" for i, (n, _) in enumerate(ALL_CASES)])
+def test_all_splits_match_reference(rules_name: str, make: Any) -> None:
+    rules, hand = case_rules(rules_name), make()
+    got = core.splits(hand, rules)
+    want = ref.splits(hand, rules)
+    assert len(got) == len(want) == 72072
+    assert core.count_splits(hand, rules) == ref.count_splits(hand, rules) == 72072
+    assert keys(got) == keys(want), hand
+    # Every split uses exactly the hand's cards.
+    assert all(codes(a.cards) == codes(core.parse_cards(hand)) for a in got[:: 997])
+
+
+@pytest.mark.parametrize(
+    "rules_name,make", FILTER_CASES, ids=[f"{n}-{i}" for i, (n, _) in enumerate(FILTER_CASES)]
+)
+def test_legal_and_pareto_splits_match_reference(rules_name: str, make: Any) -> None:
+    rules, hand = case_rules(rules_name), make()
+    legal_core, legal_ref = core.splits(hand, rules, legal=True), ref.splits(hand, rules, legal=True)
+    assert keys(legal_core) == keys(legal_ref), hand
+    assert core.count_splits(hand, rules, legal=True) == len(legal_ref)
+    assert ref.count_splits(hand, rules, legal=True) == len(legal_ref)
+
+    pareto_core = core.splits(hand, rules, pareto=True)
+    pareto_ref = ref.splits(hand, rules, pareto=True)
+    assert keys(pareto_core) == keys(pareto_ref), hand
+    assert core.count_splits(hand, rules, pareto=True) == len(pareto_ref)
+    assert ref.count_splits(hand, rules, pareto=True) == len(pareto_ref)
+    # legal=True with pareto=True is the Pareto set too.
+    assert core.count_splits(hand, rules, legal=True, pareto=True) == len(pareto_ref)
+
+    # The Pareto set by its definition, on the core's own lists: no legal split dominates
+    # a kept one (checked against the distinct value triples).
+    lane_value = functools.lru_cache(maxsize=None)(
+        lambda lane: ref.evaluate([ref.Card.from_code(c) for c in lane], rules)
+    )
+    triple = {k: tuple(lane_value(lane) for lane in k) for k in keys(legal_core)}
+    pareto_keys = keys(pareto_core)
+    kept = {triple[k] for k in pareto_keys}
+    distinct = set(triple.values())
+    for t in kept:
+        assert not any(
+            all(x >= y for x, y in zip(u, t)) and any(x > y for x, y in zip(u, t)) for u in distinct
+        )
+    for k, t in triple.items():
+        assert (t in kept) == (k in pareto_keys)
+
+
+# 2. Counts argued by hand -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("impl", [core, ref], ids=["core", "reference"])
+def test_dragon_has_72072_splits(impl: Any) -> None:
+    # C(13,5) middles x C(8,5) backs of the rest = 1287 x 56.
+    assert math.comb(13, 5) * math.comb(8, 5) == math.comb(13, 3) * math.comb(10, 5) == 72072
+    assert impl.count_splits(DRAGON) == 72072
+    assert impl.count_splits(DRAGON, RuleSet.preset("kaixin")) == 72072
+
+
+@pytest.mark.parametrize("impl", [core, ref], ids=["core", "reference"])
+@pytest.mark.parametrize("rules", [RuleSet.default(), WHEEL_SECOND], ids=["wheel-low", "wheel-second"])
+def test_same_suit_dragon_legal_count_is_half(impl: Any, rules: RuleSet) -> None:
+    # 13 spades of distinct ranks: every 5-card lane is a flush or a straight flush, the
+    # front (3 distinct ranks, no front straights or flushes) is a high card, so the front
+    # is always below both 5-card lanes. The middle and back hold disjoint rank sets, so
+    # they are never equal (two flushes differ in some rank; two straight flushes have
+    # different tops; otherwise the categories differ). Swapping middle and back is a
+    # bijection between the splits with middle < back and those with middle > back:
+    # exactly half of the 72,072 splits are legal.
+    assert impl.count_splits(SAME_SUIT_DRAGON, rules, legal=True) == 72072 // 2 == 36036
+
+
+@pytest.mark.parametrize("impl", [core, ref], ids=["core", "reference"])
+def test_one_duplicate_diamond_looks_alike(impl: Any) -> None:
+    # Two copies of one diamond and 11 distinct cards: 72,072 splits by position. Swapping
+    # the two copies maps a split to itself when they share a lane, else to a different
+    # split that looks the same. Same lane: front 11*C(10,5) = 2772; middle C(11,3)*C(8,5)
+    # = 9240; back the same 9240; total 21,252. The other 50,820 pair up: 25,410 looks.
+    rules = RuleSet.preset("kaixin-extra")
+    hand = extra_hand(21, doubles=1)
+    assert 11 * math.comb(10, 5) + 2 * math.comb(11, 3) * math.comb(8, 5) == 21252
+    got = impl.splits(hand, rules)
+    assert len(got) == impl.count_splits(hand, rules) == 72072
+    assert len(keys(got)) == 21252 + (72072 - 21252) // 2 == 46662
+
+
+# 3. Greedy, solve, hints, complete --------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_greedy_lane_values(preset: str) -> None:
+    rules = RuleSet.preset(preset)
+    tables = tables_for(rules)
+    for seed in range(3):
+        hand = random_hand(100 + seed, rules, 13) if seed else wheel_hand(100)
+        cards = as_ref_cards(core.parse_cards(hand))
+        solution = core.solve(hand, rules, players=max(rules.players), strategy="greedy", tables=tables)
+        mine = ref.greedy(hand, rules)
+        best_back = best5(cards, rules)
+        for arrangement in ([solution.arrangement] if solution.arrangement is not None else []) + [mine]:
+            assert codes(arrangement.cards) == codes(cards)
+            assert_legal(arrangement, rules)
+            front, middle, back = values(arrangement, rules)
+            assert back == best_back, (hand, str(arrangement))
+            assert middle == best5(minus(cards, as_ref_cards(arrangement.back)), rules), (hand, str(arrangement))
+        if solution.arrangement is None:
+            assert ref.find_special(cards, rules) is not None
+
+
+def check_solution(solution: Any, dealt: str, rules: RuleSet) -> None:
+    dealt_cards = core.parse_cards(dealt)
+    kept = solution.kept
+    assert len(kept) == 13
+    if rules.dealt == 13 and len(dealt_cards) == 13:
+        assert codes(kept) == codes(dealt_cards)
+    else:
+        assert not Counter(codes(kept)) - Counter(codes(dealt_cards)), "kept a card not dealt"
+    if solution.arrangement is None:
+        assert solution.special is not None
+        assert core.find_special(list(kept), rules) is not None
+        assert ref.find_special(as_ref_cards(kept), rules) is not None
+        assert solution.special.key in rules.specials
+    else:
+        assert codes(solution.arrangement.cards) == codes(kept)
+        assert_legal(solution.arrangement, rules)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_solve_every_preset(preset: str) -> None:
+    rules = RuleSet.preset(preset)
+    tables = tables_for(rules)
+    hands = [random_hand(200 + i, rules, rules.dealt) for i in range(2)] + [DRAGON]
+    for hand in hands:
+        for players in rules.players:
+            for strategy in ("ev", "greedy"):
+                kwargs = {"banker": True} if rules.mode == "banker" and players == 2 else {}
+                solution = core.solve(hand, rules, players=players, strategy=strategy, tables=tables, **kwargs)
+                assert solution.strategy == strategy
+                check_solution(solution, hand, rules)
+    for hand in hands[:2]:
+        solution = core.solve(hand, rules, players=3, strategy="mc", samples=50, seed=1, tables=tables)
+        check_solution(solution, hand, rules)
+
+
+def test_solve_sixteen_dealt_keeps_thirteen() -> None:
+    rules = RuleSet.preset("kaixin-extra")
+    assert rules.dealt == 16
+    tables = tables_for(rules)
+    for seed in range(4):
+        hand = random_hand(300 + seed, rules, 16)
+        for strategy in ("ev", "greedy"):
+            solution = core.solve(hand, rules, players=4, strategy=strategy, tables=tables)
+            check_solution(solution, hand, rules)
+    # A dragon among 16 cards (two copies of 2d, 3d, 4d): keep the 13 ranks and declare it.
+    dragon16 = DRAGON + " 2d 2d 4d"
+    solution = core.solve(dragon16, rules, players=4, tables=tables)
+    check_solution(solution, dragon16, rules)
+    assert solution.special is not None and solution.special.key == "dragon"
+
+
+def test_solve_declares_dragon_under_kaixin() -> None:
+    rules = RuleSet.preset("kaixin")
+    # A dragon collects 36 from each of 3 opponents; no split of it can do better
+    # (at most 5 + 10 + 3 lane units per opponent, doubled by a scoop).
+    solution = core.solve(DRAGON, rules, players=4)
+    assert solution.declares and solution.special is not None and solution.special.key == "dragon"
+
+
+def test_hints() -> None:
+    rules = RuleSet.preset("kaixin")
+    for seed in range(4):
+        hand = random_hand(400 + seed, rules)
+        for n in (1, 3, 5):
+            hs = core.hints(hand, rules, players=4, n=n)
+            assert 1 <= len(hs) <= n
+            expected = [h.expected for h in hs]
+            assert expected == sorted(expected, reverse=True)
+            seen = set()
+            for h in hs:
+                assert h.label
+                if h.arrangement is None:
+                    assert h.special is not None and ref.find_special(hand, rules) is not None
+                    continue
+                assert codes(h.arrangement.cards) == codes(core.parse_cards(hand))
+                assert_legal(h.arrangement, rules)
+                triple = values(h.arrangement, rules)
+                assert triple not in seen, "hints repeat the same lane values"
+                seen.add(triple)
+    first = core.hints(DRAGON, rules, players=4)[0]
+    assert first.arrangement is None and first.special is not None and first.special.key == "dragon"
+    assert "dragon" in first.label
+    first = core.hints(SAME_SUIT_DRAGON, rules, players=4)[0]
+    assert first.special is not None and first.special.key == "same_suit_dragon"
+    # No specials recognised: only arrangements.
+    assert all(h.arrangement is not None for h in core.hints(DRAGON, RuleSet.default(), n=5))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_complete_matches_reference_completions(seed: int) -> None:
+    rules = RuleSet.preset("kaixin")
+    rng = random.Random(500 + seed)
+    hand = core.parse_cards(random_hand(500 + seed, rules))
+    placed = rng.sample(hand, 3)
+    back, front = placed[:2], placed[2:]
+    want = keys(ref.completions(text(hand), rules, back=text(back), front=text(front)))
+    assert want  # these fixed seeds have legal finishes (checked, not a general fact)
+
+    short = core.complete(hand, rules, back=back, front=front)
+    assert len(short) == min(20, sum(want.values()))
+    full = core.complete(hand, rules, back=back, front=front, limit=10**6)
+    assert set(keys([h.arrangement for h in full])) == set(want)
+    assert keys([h.arrangement for h in full]) == want
+    for hs in (short, full):
+        assert [h.expected for h in hs] == sorted((h.expected for h in hs), reverse=True)
+        for h in hs:
+            a = h.arrangement
+            assert key(a) in want
+            assert not Counter(codes(back)) - Counter(codes(a.back))
+            assert not Counter(codes(front)) - Counter(codes(a.front))
+            assert_legal(a, rules)
+            assert h.label
+    # The best completions are the best of the full list.
+    assert [key(h.arrangement) for h in short] == [key(h.arrangement) for h in full[: len(short)]]
+
+
+def test_complete_duplicates_and_nothing_placed() -> None:
+    rules = RuleSet.preset("kaixin-extra")
+    hand = extra_hand(600, doubles=1)
+    dup = [c for c, n in Counter(core.parse_cards(hand)).items() if n == 2][0]
+    prime_lane_tables(rules)
+    want = keys(ref.completions(hand, rules, middle=f"{dup} {dup}"))
+    got = core.complete(hand, rules, middle=[dup, dup], limit=10**6)
+    assert set(keys([h.arrangement for h in got])) == set(want)
+    for h in got:
+        assert [c.code for c in h.arrangement.middle].count(dup.code) == 2
+
+    hand = random_hand(601, RuleSet.default())
+    every = core.complete(hand, limit=10**6)
+    assert keys([h.arrangement for h in every]) == keys(ref.splits(hand, legal=True))
+
+
+def test_complete_without_legal_finish_is_empty() -> None:
+    # Trip aces in front: the middle must reach trip aces or more, but the other ten cards
+    # hold no trips, no five consecutive ranks (no 5) and at most three of a suit.
+    hand = "Ah Ad Ac 2s 2h 3s 3h 4c 4d 6s 6h 7c 8d"
+    assert ref.completions(hand, front="Ah Ad Ac") == []
+    assert core.complete(hand, front="Ah Ad Ac", limit=10**6) == []
+
+
+@pytest.mark.parametrize("impl", ["core", "reference"])
+def test_complete_errors(impl: str) -> None:
+    hand = random_hand(700, RuleSet.default())
+    cards = core.parse_cards(hand)
+    outside = next(c for c in core.deck() if c not in cards)
+
+    def run(**placed: Any) -> Any:
+        if impl == "core":
+            return core.complete(hand, **placed)
+        return ref.completions(hand, **placed)
+
+    with pytest.raises(ThirteenError):
+        run(back=str(outside))
+    with pytest.raises(ThirteenError):
+        run(front=str(cards[0]), back=str(cards[0]))
+    with pytest.raises(CountError) as err:
+        run(front=text(cards[:4]))
+    assert err.value.lane == "front" and err.value.expected == 3 and err.value.got == 4
+    with pytest.raises(CountError) as err:
+        run(middle=text(cards[:6]))
+    assert err.value.lane == "middle"
+
+
+# 4. solve_batch against single solves -----------------------------------------------------
+
+
+@pytest.mark.parametrize("strategy", ["ev", "greedy"])
+def test_solve_batch_matches_solve(strategy: str) -> None:
+    rules = RuleSet.preset("kaixin")
+    hands = [core.parse_cards(random_hand(800 + i, rules)) for i in range(18)]
+    hands += [core.parse_cards(DRAGON), core.parse_cards("2s 2h 5c 5d 7s 7h 9c 9d Js Jh Kc Kd Ac")]
+    array = np.array([[c.code for c in h] for h in hands], dtype=np.uint8)
+    arrangements, specials = core.solve_batch(array, rules, players=4, strategy=strategy)
+    assert arrangements.shape == (len(hands), 13) and arrangements.dtype == np.uint8
+    assert specials.shape == (len(hands),) and specials.dtype == np.int8
+    for i, hand in enumerate(hands):
+        single = core.solve(hand, rules, players=4, strategy=strategy)
+        row = [int(x) for x in arrangements[i]]
+        if single.arrangement is None:
+            assert specials[i] == SPECIAL_KEYS.index(single.special.key), text(hand)
+            assert sorted(row) == codes(hand)
+        else:
+            assert specials[i] == -1, text(hand)
+            got = (tuple(sorted(row[:3])), tuple(sorted(row[3:8])), tuple(sorted(row[8:])))
+            assert got == key(single.arrangement), text(hand)
+    if strategy == "ev":
+        assert specials[len(hands) - 2] == SPECIAL_KEYS.index("dragon")
+
+
+# 5. Errors --------------------------------------------------------------------------------
+
+
+def test_errors() -> None:
+    rules = RuleSet.preset("kaixin")
+    hand = random_hand(900, rules)
+    for players in (1, 5):
+        with pytest.raises(PlayerCountError):
+            core.solve(hand, rules, players=players)
+        with pytest.raises(PlayerCountError):
+            core.hints(hand, rules, players=players)
+        with pytest.raises(PlayerCountError):
+            core.complete(hand, rules, players=players)
+    with pytest.raises(PlayerCountError):
+        core.solve(hand, rules.replace(players=[2, 3]), players=4)
+    with pytest.raises(ValueError):
+        core.solve(hand, rules, strategy="best")
+    twelve = " ".join(hand.split()[:12])
+    fourteen = hand + " " + next(str(c) for c in core.deck() if str(c) not in hand.split())
+    for bad in (twelve, fourteen):
+        with pytest.raises(CountError):
+            core.solve(bad, rules)
+        for impl in (core, ref):
+            with pytest.raises(CountError):
+                impl.count_splits(bad)
+            with pytest.raises(CountError):
+                impl.splits(bad, legal=True)
+        with pytest.raises(CountError):
+            ref.greedy(bad)
+    # 16 cards are a 多三张 deal for solve, never a hand to split.
+    sixteen = random_hand(901, RuleSet.preset("kaixin-extra"), 16)
+    for impl in (core, ref):
+        with pytest.raises(CountError):
+            impl.count_splits(sixteen, RuleSet.preset("kaixin-extra"))
+    repeated = " ".join(hand.split()[:12] + hand.split()[:1])
+    for impl in (core, ref):
+        with pytest.raises(DuplicateCardError) as err:
+            impl.count_splits(repeated)
+        assert err.value.card == hand.split()[0]
+    # A repeated diamond is fine with the extra deck, a third copy is not.
+    extra = RuleSet.preset("kaixin-extra")
+    assert core.count_splits("2d 2d " + " ".join(DRAGON.split()[1:12]), extra) == 72072
+    with pytest.raises(DuplicateCardError):
+        core.count_splits("2d 2d " + " ".join(DRAGON.split()[1:12]))
+    for impl in (core, ref):
+        with pytest.raises(DuplicateCardError):
+            impl.count_splits("2d 2d 2d " + " ".join(DRAGON.split()[1:11]), extra)

@@ -109,14 +109,6 @@ def tables_for(rules: RuleSet) -> Any:
     return _TABLES[rules.name]
 
 
-def prime_lane_tables(rules: RuleSet) -> None:
-    """``complete`` always uses ``lane_tables(rules)``; for a rule set without shipped
-    tables that builds them by self-play first (10-20 s for the extra deck). Put the
-    small tables of :func:`tables_for` in its cache instead, when the cache is where
-    ``thirteen.solver`` keeps it (the results checked here do not depend on the tables)."""
-    solver = core.solver
-    if hasattr(solver, "_TABLES") and hasattr(solver, "_table_key"):
-        solver._TABLES.setdefault(solver._table_key(rules), tables_for(rules))
 
 
 def best5(cards: Sequence[Any], rules: RuleSet) -> Any:
@@ -416,9 +408,9 @@ def test_complete_duplicates_and_nothing_placed() -> None:
     rules = RuleSet.preset("kaixin-extra")
     hand = extra_hand(600, doubles=1)
     dup = [c for c, n in Counter(core.parse_cards(hand)).items() if n == 2][0]
-    prime_lane_tables(rules)
+
     want = keys(ref.completions(hand, rules, middle=f"{dup} {dup}"))
-    got = core.complete(hand, rules, middle=[dup, dup], limit=10**6)
+    got = core.complete(hand, rules, middle=[dup, dup], limit=10**6, tables=tables_for(rules))
     assert set(keys([h.arrangement for h in got])) == set(want)
     for h in got:
         assert [c.code for c in h.arrangement.middle].count(dup.code) == 2

@@ -48,14 +48,8 @@ TABLES_FORMAT = 1
 
 CardsLike = Union[str, Sequence[Any]]
 
-_TABLES: Dict[Tuple[str, ...], LaneTables] = {}
+_TABLES: Dict[RuleSet, LaneTables] = {}
 _LOCK = threading.Lock()
-
-
-def _table_key(rules: RuleSet) -> Tuple[str, ...]:
-    # What the lane-value distribution depends on beyond the lane values themselves, which
-    # are applied when the tables are built from counts.
-    return (rules.name, rules.deck, rules.wheel, str(rules.dealt), rules.to_json())
 
 
 def _shipped_counts(rules: RuleSet) -> Optional[Dict[str, Any]]:
@@ -90,7 +84,9 @@ def lane_tables(
     tables of 4 players for ``iterations`` rounds, which takes seconds.
     """
     rules = rules if rules is not None else RuleSet.default()
-    key = _table_key(rules)
+    # Cached per rule set: the tables depend on the deck, wheel and deal (the distribution)
+    # and on the lane values (applied when they are built from the counts).
+    key = rules
     with _LOCK:
         cached = _TABLES.get(key)
     if cached is not None:
@@ -249,16 +245,18 @@ def hints(
     players: int = 4,
     n: int = 5,
     banker: bool = False,
+    tables: Optional[LaneTables] = None,
 ) -> List[Hint]:
     """A short ranked list of good, distinct plays for a hand (牌型提示): the ``n`` best by
     expected units whose lane values differ, a held special's declaration among them where
-    it ranks. Each is labelled by what it plays. Raises as :func:`solve`."""
+    it ranks. Each is labelled by what it plays. ``tables`` as in :func:`solve`. Raises as
+    :func:`solve`."""
     rules = rules if rules is not None else RuleSet.default()
     as_banker = _context(rules, players, banker)
     _, choices = _core._solve(
         hand,
         rules,
-        lane_tables(rules),
+        tables if tables is not None else lane_tables(rules),
         players=players,
         banker=as_banker,
         strategy="ev",
@@ -286,6 +284,7 @@ def complete(
     players: int = 4,
     limit: int = 20,
     banker: bool = False,
+    tables: Optional[LaneTables] = None,
 ) -> List[Hint]:
     """The remaining legal (non-fouled) ways to finish a hand when the player has already
     placed some cards: ``front``, ``middle``, ``back`` the cards placed in each lane. Best
@@ -299,7 +298,7 @@ def complete(
     choices = _core._complete(
         hand,
         rules,
-        lane_tables(rules),
+        tables if tables is not None else lane_tables(rules),
         front=front,
         middle=middle,
         back=back,
@@ -317,6 +316,7 @@ def solve_batch(
     players: int = 4,
     strategy: str = "ev",
     banker: bool = False,
+    tables: Optional[LaneTables] = None,
 ) -> Tuple[Any, Any]:
     """Solves many hands at once on every core (the GIL released).
 
@@ -332,6 +332,7 @@ def solve_batch(
     """
     rules = rules if rules is not None else RuleSet.default()
     as_banker = _context(rules, players, banker)
+    tables = tables if tables is not None else lane_tables(rules)
     return _core.solve_batch(
-        hands, rules, lane_tables(rules), players=players, banker=as_banker, strategy=strategy
+        hands, rules, tables, players=players, banker=as_banker, strategy=strategy
     )

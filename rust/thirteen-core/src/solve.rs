@@ -260,15 +260,18 @@ impl<'a> Scorer<'a> {
 
     /// An upper bound of [`Scorer::score`] for lanes whose features are at most these
     /// (win probabilities, gains and lane values), the losing terms left out.
+    /// `f`, `m` and `b` bound the lanes: win probabilities, gains and lane values from above,
+    /// loss probabilities and the units paid when losing from below.
     fn bound(&self, f: &Feat, m: &Feat, b: &Feat) -> f64 {
         let r = self.rules;
         let pw = f.w * m.w * b.w;
+        let pl = f.l * m.l * b.l;
         let mb = r.majority_bonus.max(0) as f64;
         let won = f.units + m.units + b.units + mb;
         let mut per = f.gain + m.gain + b.gain + mb;
         per += match r.scoop.0 {
-            BonusKind::Double => pw * won,
-            BonusKind::Bonus => r.scoop.1 as f64 * pw,
+            BonusKind::Double => pw * won - pl * (f.paid + m.paid + b.paid + mb),
+            BonusKind::Bonus => r.scoop.1 as f64 * (pw - pl),
             BonusKind::None => 0.0,
         };
         let mut total = self.k * per;
@@ -327,6 +330,39 @@ impl<'a> Scorer<'a> {
                 };
         }
         total
+    }
+}
+
+/// Bounds of the best front among `fronts`: win probability, gain and lane value from
+/// above, loss probability and units paid when losing from below.
+fn front_bound<'a>(fronts: impl Iterator<Item = &'a Feat>) -> Feat {
+    fronts.fold(
+        Feat {
+            w: 0.0,
+            l: f64::INFINITY,
+            t: 0.0,
+            units: 0.0,
+            gain: f64::NEG_INFINITY,
+            paid: f64::INFINITY,
+        },
+        |acc, f| Feat {
+            w: acc.w.max(f.w),
+            l: acc.l.min(f.l),
+            t: 0.0,
+            units: acc.units.max(f.units),
+            gain: acc.gain.max(f.gain),
+            paid: acc.paid.min(f.paid),
+        },
+    )
+}
+
+/// A middle lane's bound for any middle whose value is at most the one `at` describes: the
+/// same features, with the units paid when losing bounded by the lane's smallest value.
+fn middle_bound(at: &Feat, rules: &Rules) -> Feat {
+    let least = rules.lane_values[1].iter().copied().min().unwrap_or(1) as f64;
+    Feat {
+        paid: least.min(at.paid),
+        ..*at
     }
 }
 
@@ -418,15 +454,10 @@ pub fn ev_candidates_with(
     };
     // Back-major search with an upper bound per back: the score grows with every lane's
     // value, so with the back fixed the middle is at most the back's own value and the front
-    // at most the best front of the hand; terms that can only lose are left out of the bound.
-    let best_front = front.iter().fold(Feat::default(), |acc, f| Feat {
-        w: acc.w.max(f.w),
-        gain: acc.gain.max(f.gain),
-        units: acc.units.max(f.units),
-        ..acc
-    });
+    // at most the best front of the hand (see `Scorer::bound`).
+    let best_front = front_bound(front.iter());
     let bounds: Vec<f64> = (0..v5.len())
-        .map(|b| scorer.bound(&best_front, &mid[b], &back[b]))
+        .map(|b| scorer.bound(&best_front, &middle_bound(&mid[b], rules), &back[b]))
         .collect();
     let prune = lane_values_monotone(rules);
     let search_back = |bi: usize, best: &mut Vec<Candidate>, floor: &mut f64| {
@@ -698,37 +729,66 @@ pub fn solve_ev_keep(
     let mid: Vec<Feat> = v5.iter().map(|&v| feat(v, Lane::Middle)).collect();
     let back: Vec<Feat> = v5.iter().map(|&v| feat(v, Lane::Back)).collect();
     let scorer = Scorer::new(rules, ctx);
-    let best_front = front.iter().fold(Feat::default(), |acc, f| Feat {
-        w: acc.w.max(f.w),
-        gain: acc.gain.max(f.gain),
-        units: acc.units.max(f.units),
-        ..acc
-    });
+    let best_front = front_bound(front.iter());
     let prune = lane_values_monotone(rules);
     let mut order: Vec<(f64, usize)> = (0..five.len())
-        .map(|b| (scorer.bound(&best_front, &mid[b], &back[b]), b))
+        .map(|b| {
+            (
+                scorer.bound(&best_front, &middle_bound(&mid[b], rules), &back[b]),
+                b,
+            )
+        })
         .collect();
     order.sort_unstable_by(|x, y| y.0.partial_cmp(&x.0).unwrap_or(Ordering::Equal));
     let mut best: Option<(f64, usize, usize, usize)> = None;
     let floor = |b: &Option<(f64, usize, usize, usize)>| b.map_or(f64::NEG_INFINITY, |x| x.0);
+    // Middles in descending value: with monotone lane values the bound only falls along it.
+    let mut by_value: Vec<usize> = (0..five.len()).collect();
+    by_value.sort_unstable_by(|&x, &y| v5[y].cmp(&v5[x]));
     for &(bound, bi) in &order {
         if prune && bound <= floor(&best) {
             break;
         }
         let (mb, vb) = (five[bi], v5[bi]);
-        for (mi, &mm) in five.iter().enumerate() {
+        // The best front the cards left by this back can still give (a tighter bound).
+        let front_ub = front_bound(
+            three
+                .iter()
+                .zip(&front)
+                .filter(|(&m, _)| m & mb == 0)
+                .map(|(_, f)| f),
+        );
+        if prune
+            && scorer.bound(&front_ub, &middle_bound(&mid[bi], rules), &back[bi]) <= floor(&best)
+        {
+            continue;
+        }
+        // Middles above the back's value can never be used: start just below it.
+        let start = by_value.partition_point(|&m| v5[m] > vb);
+        for &mi in &by_value[start..] {
+            let mm = five[mi];
             let vm = v5[mi];
             if mm & mb != 0 || vm > vb || (vm == vb && mi < bi) {
                 continue;
             }
-            if prune && scorer.bound(&best_front, &mid[mi], &back[bi]) <= floor(&best) {
-                continue;
+            if prune
+                && scorer.bound(&front_ub, &middle_bound(&mid[mi], rules), &back[bi])
+                    <= floor(&best)
+            {
+                break;
             }
             let rest = all & !(mb | mm);
-            let pos: Vec<u32> = (0..n as u32).filter(|i| rest & (1 << i) != 0).collect();
-            for x in 0..pos.len() {
-                for y in x + 1..pos.len() {
-                    for z in y + 1..pos.len() {
+            let mut pos = [0u32; 6];
+            let mut k = 0;
+            for i in 0..n as u32 {
+                if rest & (1 << i) != 0 {
+                    pos[k] = i;
+                    k += 1;
+                }
+            }
+            for x in 0..k {
+                for y in x + 1..k {
+                    for z in y + 1..k {
                         let fm = (1 << pos[x]) | (1 << pos[y]) | (1 << pos[z]);
                         let fi = index[fm as usize] as usize;
                         if v3[fi] > vm {

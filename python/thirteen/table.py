@@ -119,6 +119,19 @@ Submission = Union[Arrangement, Declaration]
 # ----------------------------------------------------------------------------- errors
 
 
+
+class _JsonState:
+    """``to_json`` / ``from_json`` over a class's ``to_dict`` / ``from_dict``."""
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as JSON text."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True)  # type: ignore[attr-defined]
+
+    @classmethod
+    def from_json(cls, text: str) -> Any:
+        """The object :meth:`to_json` wrote (see ``from_dict``)."""
+        return cls.from_dict(json.loads(text))  # type: ignore[attr-defined]
+
 class RoundStateError(ThirteenError):
     """An action the round's state does not allow: the wrong phase, a seat that already
     submitted, escaped or surrendered, seats still missing at settlement.
@@ -324,7 +337,7 @@ class RoundResult:
 # ----------------------------------------------------------------------------- Round
 
 
-class Round:
+class Round(_JsonState):
     """One round of Thirteen as a server drives it (RULES.md 7).
 
     Args:
@@ -959,15 +972,6 @@ class Round:
         rnd._result = None if result is None else RoundResult.from_dict(result)
         return rnd
 
-    def to_json(self) -> str:
-        """:meth:`to_dict` as JSON text."""
-        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True)
-
-    @classmethod
-    def from_json(cls, text: str) -> Round:
-        """The round :meth:`to_json` wrote (see :meth:`from_dict`)."""
-        return cls.from_dict(json.loads(text))
-
     def __repr__(self) -> str:
         return (
             f"<Round {self._rules.name} seats={self.seats} phase={self._phase} "
@@ -1261,7 +1265,7 @@ class TableRoundReport:
         }
 
 
-class Table:
+class Table(_JsonState):
     """A room (房间) across rounds: seats, players with balances, rounds, ladders.
 
     Args:
@@ -1730,15 +1734,6 @@ class Table:
         rnd = data.get("round")
         table._round = None if rnd is None else Round.from_dict(rnd)
         return table
-
-    def to_json(self) -> str:
-        """:meth:`to_dict` as JSON text."""
-        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True)
-
-    @classmethod
-    def from_json(cls, text: str) -> Table:
-        """The table :meth:`to_json` wrote."""
-        return cls.from_dict(json.loads(text))
 
     def __repr__(self) -> str:
         running = "yes" if self._round else "no"

@@ -112,6 +112,16 @@ impl LaneDist {
 pub struct LaneTables {
     /// Front, middle, back.
     pub lanes: [LaneDist; 3],
+    /// Open-addressing index of every value observed in some lane: `(raw value, entry)`
+    /// slots (raw value 0, which no hand has, marks an empty slot).
+    slots: Vec<(u32, u32)>,
+    /// Per observed value, the three lanes' `(below, equal, above units)`.
+    entries: Vec<[(f64, f64, f64); 3]>,
+}
+
+#[inline]
+fn slot_of(v: u32, bits: u32) -> usize {
+    (v.wrapping_mul(0x9E37_79B1) >> (32 - bits)) as usize
 }
 
 /// Raw lane-value counts from self-play, the data form of [`LaneTables`].
@@ -120,9 +130,55 @@ pub type LaneCounts = [Vec<(u32, u64)>; 3];
 impl LaneTables {
     /// Builds the tables from counts.
     pub fn from_counts(counts: &LaneCounts, rules: &Rules) -> LaneTables {
-        LaneTables {
-            lanes: std::array::from_fn(|i| LaneDist::from_counts(&counts[i], Lane::ALL[i], rules)),
+        let lanes: [LaneDist; 3] =
+            std::array::from_fn(|i| LaneDist::from_counts(&counts[i], Lane::ALL[i], rules));
+        let mut values: Vec<u32> = lanes
+            .iter()
+            .flat_map(|d| d.values.iter().map(|v| v.raw()))
+            .filter(|&v| v != 0)
+            .collect();
+        values.sort_unstable();
+        values.dedup();
+        let bits = (2 * values.len().max(1))
+            .next_power_of_two()
+            .trailing_zeros()
+            .max(1);
+        let mut slots = vec![(0u32, 0u32); 1 << bits];
+        let mut entries = Vec::with_capacity(values.len());
+        for &v in &values {
+            let mut h = slot_of(v, bits);
+            while slots[h].0 != 0 {
+                h = (h + 1) & (slots.len() - 1);
+            }
+            slots[h] = (v, entries.len() as u32);
+            entries.push(std::array::from_fn(|i| lanes[i].lookup(HandValue(v))));
         }
+        LaneTables {
+            lanes,
+            slots,
+            entries,
+        }
+    }
+
+    /// `(P(below), P(equal), expected units the opponent collects when above)` for `v` in
+    /// `lane`: one hash probe for a value observed in some lane, else a search.
+    #[inline]
+    pub fn lookup(&self, lane: Lane, v: HandValue) -> (f64, f64, f64) {
+        if !self.slots.is_empty() {
+            let mask = self.slots.len() - 1;
+            let mut h = slot_of(v.raw(), mask.count_ones());
+            loop {
+                let (key, entry) = self.slots[h];
+                if key == v.raw() {
+                    return self.entries[entry as usize][lane as usize];
+                }
+                if key == 0 {
+                    break;
+                }
+                h = (h + 1) & mask;
+            }
+        }
+        self.lanes[lane as usize].lookup(v)
     }
 }
 
@@ -175,9 +231,9 @@ struct Feat {
     paid: f64,
 }
 
-fn features(value: HandValue, lane: Lane, dist: &LaneDist, rules: &Rules, role: Role) -> Feat {
+fn features(value: HandValue, lane: Lane, tables: &LaneTables, rules: &Rules, role: Role) -> Feat {
     let units = rules.lane_value(lane, value.category()) as f64;
-    if dist.is_empty() {
+    if tables.lanes[lane as usize].is_empty() {
         return Feat {
             w: 0.5,
             l: 0.5,
@@ -187,7 +243,7 @@ fn features(value: HandValue, lane: Lane, dist: &LaneDist, rules: &Rules, role: 
             paid: units,
         };
     }
-    let (mut w, mut t, above) = dist.lookup(value);
+    let (mut w, mut t, above) = tables.lookup(lane, value);
     let mut l = (1.0 - w - t).max(0.0);
     let mut lose_units = above;
     if rules.mode == Mode::Banker && rules.banker_wins_ties {
@@ -401,15 +457,15 @@ pub fn ev_candidates_with(
     let v5 = splits.five_values();
     let front: Vec<Feat> = v3
         .iter()
-        .map(|&v| features(v, Lane::Front, &tables.lanes[0], rules, ctx.role))
+        .map(|&v| features(v, Lane::Front, tables, rules, ctx.role))
         .collect();
     let mid: Vec<Feat> = v5
         .iter()
-        .map(|&v| features(v, Lane::Middle, &tables.lanes[1], rules, ctx.role))
+        .map(|&v| features(v, Lane::Middle, tables, rules, ctx.role))
         .collect();
     let back: Vec<Feat> = v5
         .iter()
-        .map(|&v| features(v, Lane::Back, &tables.lanes[2], rules, ctx.role))
+        .map(|&v| features(v, Lane::Back, tables, rules, ctx.role))
         .collect();
     let k = ctx.opponents_met(rules);
     let home_run = rules.home_run.0 != BonusKind::None
@@ -492,6 +548,21 @@ pub fn ev_candidates_with(
         if prune && best.len() == top && bound <= floor {
             break;
         }
+        if prune && best.len() == top {
+            // A tighter bound from the cards this back leaves: the best front and the best
+            // legal middle among its 56 splits (taken apart, so still an upper bound).
+            let vb = v5[bi];
+            let f_ub = front_bound(splits.rest_of(bi).map(|(fi, _)| &front[fi]));
+            let m_best = splits
+                .rest_of(bi)
+                .map(|(_, mi)| mi)
+                .filter(|&mi| v5[mi] <= vb)
+                .max_by_key(|&mi| v5[mi]);
+            let Some(m_best) = m_best else { continue };
+            if scorer.bound(&f_ub, &middle_bound(&mid[m_best], rules), &back[bi]) <= floor {
+                continue;
+            }
+        }
         search_back(bi, &mut best, &mut floor);
     }
     best
@@ -533,9 +604,9 @@ pub fn ev_all(
     splits.for_each_index(|fi, mi, bi| {
         if v3[fi] <= v5[mi] && v5[mi] <= v5[bi] {
             let e = scorer.score(
-                &f(v3[fi], Lane::Front, &tables.lanes[0]),
-                &f(v5[mi], Lane::Middle, &tables.lanes[1]),
-                &f(v5[bi], Lane::Back, &tables.lanes[2]),
+                &f(v3[fi], Lane::Front, tables),
+                &f(v5[mi], Lane::Middle, tables),
+                &f(v5[bi], Lane::Back, tables),
             );
             out.push(Candidate {
                 subsets: (fi, mi, bi),
@@ -724,7 +795,7 @@ pub fn solve_ev_keep(
         .iter()
         .map(|&m| crate::eval::evaluate3(&pick(m).try_into().expect("3")))
         .collect();
-    let feat = |v, lane: Lane| features(v, lane, &tables.lanes[lane as usize], rules, ctx.role);
+    let feat = |v, lane: Lane| features(v, lane, tables, rules, ctx.role);
     let front: Vec<Feat> = v3.iter().map(|&v| feat(v, Lane::Front)).collect();
     let mid: Vec<Feat> = v5.iter().map(|&v| feat(v, Lane::Middle)).collect();
     let back: Vec<Feat> = v5.iter().map(|&v| feat(v, Lane::Back)).collect();

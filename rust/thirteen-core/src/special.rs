@@ -217,28 +217,36 @@ pub fn holds(cards: &[Card; 13], kind: usize, rules: &Rules) -> Option<Option<Ar
 /// Whether the rank counts are exactly a 3-card straight and two 5-card straights (ranks
 /// only): a necessary and sufficient condition for 三顺子.
 fn straights_shape(counts: &[u8; 13], a23: bool) -> bool {
+    let present = |c: &[u8; 13]| -> u16 {
+        c.iter()
+            .enumerate()
+            .filter(|(_, &n)| n > 0)
+            .fold(0, |m, (r, _)| m | 1 << r)
+    };
+    let take = |c: &mut [u8; 13], run: u16| {
+        for (r, n) in c.iter_mut().enumerate() {
+            *n -= ((run >> r) & 1) as u8;
+        }
+    };
     // Runs as rank masks: five-card (2-6 … T-A and the wheel), three-card (2-4 … Q-A, A-2-3).
     let mut fives: Vec<u16> = (0..9).map(|s| 0b11111 << s).collect();
     fives.push(WHEEL5);
-    let mut threes: Vec<u16> = (0..11).map(|s| 0b111 << s).collect();
-    if a23 {
-        threes.push(A23);
-    }
-    let add = |usage: &mut [u8; 13], m: u16| {
-        for (r, u) in usage.iter_mut().enumerate() {
-            *u += ((m >> r) & 1) as u8;
-        }
-    };
+    let is_three =
+        |m: u16| m.count_ones() == 3 && (m >> m.trailing_zeros() == 0b111 || (a23 && m == A23));
     for (i, &a) in fives.iter().enumerate() {
+        if a & present(counts) != a {
+            continue;
+        }
+        let mut after_a = *counts;
+        take(&mut after_a, a);
         for &b in &fives[i..] {
-            for &f in &threes {
-                let mut usage = [0u8; 13];
-                add(&mut usage, a);
-                add(&mut usage, b);
-                add(&mut usage, f);
-                if &usage == counts {
-                    return true;
-                }
+            if b & present(&after_a) != b {
+                continue;
+            }
+            let mut rest = after_a;
+            take(&mut rest, b);
+            if rest.iter().all(|&n| n <= 1) && is_three(present(&rest)) {
+                return true;
             }
         }
     }

@@ -45,7 +45,7 @@ def test_legal_splits(benchmark: Any, name: str) -> None:
         count_splits = getattr(thirteen.reference, "count_splits", None)
         if count_splits is None:
             pytest.skip("the reference has no enumeration")
-        count = benchmark.pedantic(count_splits, args=(HAND, KAIXIN), kwargs={"legal": True},
+        count = benchmark.pedantic(count_splits, args=(" ".join(HAND), KAIXIN), kwargs={"legal": True},
                                    rounds=2, iterations=1)
     assert 0 < count <= 72_072
 

@@ -58,7 +58,7 @@ def test_play_json_is_a_settled_round() -> None:
 def test_play_interactive_takes_a_hint() -> None:
     r = run("play", "--seed", "3", "--interactive", input="1\n")
     assert r.returncode == 0, r.stderr
-    assert "Hints:" in r.stdout and "Totals:" in r.stdout
+    assert "Hints (back / middle / front):" in r.stdout and "Totals:" in r.stdout
 
 
 def test_solve_declares_a_dragon_and_shows_runners_up() -> None:
@@ -117,6 +117,8 @@ def test_demo() -> None:
         (["play", "--rules", "nosuch"], "invalid choice"),
         (["score", "/nonexistent/table.json"], "cannot read"),
         (["simulate", "-n", "1", "--strategies", "ev,foo"], "strategies"),
+        (["play", "--seed", "-1"], "seeds are 0 to 2**64 - 1"),
+        (["simulate", "-n", "0"], "must be at least 1"),
     ],
 )
 def test_errors_exit_2_with_a_message(args: List[str], message: str) -> None:
@@ -130,3 +132,35 @@ def test_score_bad_json(tmp_path: Path) -> None:
     path.write_text("{not json")
     r = run("score", str(path))
     assert r.returncode == 2 and "not valid JSON" in r.stderr
+
+
+@pytest.mark.parametrize(
+    "table, message",
+    [
+        ({"rules": "nope", "players": []}, "unknown preset 'nope'"),
+        ({"rules": "kaixin", "stake": "abc", "players": [
+            {"front": "Ah Ad Kc", "middle": "Jh Jd Jc 5s 5h", "back": "Qs Qh Qd 9c 9d"},
+            {"front": "Kh 7d 3c", "middle": "Th Td 6c 6s 2c", "back": "Tc Ts 8h 8c 4d"}]},
+         "'stake' must be"),
+    ],
+)
+def test_score_names_the_bad_key(tmp_path: Path, table: dict, message: str) -> None:
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(table))
+    r = run("score", str(path))
+    assert r.returncode == 2 and message in r.stderr
+
+
+def test_full_width_separators() -> None:
+    # A Chinese input method types the full-width comma and space.
+    r = run("solve", "2c\uff0c3d 4h\u30005s 6c 7d 8h 9s Tc Jd Qh Ks Ac")
+    assert r.returncode == 0, r.stderr
+    assert "declare dragon" in r.stdout
+
+
+def test_broken_pipe_is_quiet() -> None:
+    r = subprocess.run(
+        f"{sys.executable} -m thirteen.cli play --seed 5 | head -1",
+        shell=True, capture_output=True, text=True, timeout=300,
+    )
+    assert "Broken pipe" not in r.stderr

@@ -333,3 +333,12 @@ def test_seeded_deals_are_repeatable() -> None:
     for impl in (thirteen, reference):
         assert texts(impl.deal(seed=123).deck) == texts(impl.deal(seed=123).deck)
         assert texts(impl.deal(seed=123).deck) != texts(impl.deal(seed=124).deck)
+
+
+def test_core_rejects_bad_seeds() -> None:
+    import thirteen
+    from thirteen.errors import ThirteenError
+
+    for bad in (-1, 2**64, "7"):
+        with pytest.raises(ThirteenError):
+            thirteen.deal(None, 4, bad)

@@ -191,7 +191,7 @@ def settle(
     *,
     banker: int = 0,
     stakes: Optional[Sequence[int]] = None,
-    surrendered: Sequence[int] = ...,
+    surrendered: Optional[Sequence[int]] = None,
 ) -> Settlement: ...
 def settle_batch(
     tables: npt.NDArray[np.uint8], rules: RulesLike = None, *, banker: int = 0

@@ -78,7 +78,7 @@ def _arrange_interactively(out: Out, hand: Sequence[Any], rules: RuleSet, player
     """Lets a person arrange their hand at the terminal, with hints (牌型提示)."""
     hint_list = thirteen.hints(list(hand), rules, players=players, n=5)
     out(out.bold("Your hand: ") + out.cards(hand))
-    out("Hints:")
+    out("Hints (back / middle / front):")
     for i, h in enumerate(hint_list, 1):
         shown = str(h.arrangement) if h.arrangement is not None else "declare the special"
         out(f"  {i}. {h.label:<40} {h.expected:+7.2f} units   {shown}")
@@ -86,8 +86,11 @@ def _arrange_interactively(out: Out, hand: Sequence[Any], rules: RuleSet, player
         out("Type a hint number, or your lanes as 'front | middle | back':")
         line = sys.stdin.readline()
         if not line:
+            out("No more input: playing the first hint.")
             return hint_list[0].arrangement or thirteen.solve(list(hand), rules).submission()
         line = line.strip()
+        if not line:
+            continue
         try:
             if line.isdigit() and 1 <= int(line) <= len(hint_list):
                 h = hint_list[int(line) - 1]
@@ -290,6 +293,8 @@ def cmd_score(args: argparse.Namespace) -> int:
     data = _load_table(args.file)
     spec = data.get("rules", args.rules)
     if isinstance(spec, str):
+        if spec not in PRESET_NAMES:
+            raise ThirteenError(f"unknown preset {spec!r} (presets: {', '.join(PRESET_NAMES)})")
         rules = RuleSet.preset(spec)
     elif isinstance(spec, dict):
         rules = RuleSet.from_dict(spec)
@@ -310,9 +315,14 @@ def cmd_score(args: argparse.Namespace) -> int:
     result = thirteen.settle(subs, rules, **kwargs)
     d = result.to_dict()
     if "stake" in data or "rake" in data:
+        stake = data.get("stake", 1)
+        if not isinstance(stake, int) or isinstance(stake, bool) or stake < 0:
+            raise ThirteenError(f"'stake' must be a whole number of minor currency units >= 0, got {stake!r}")
         rake = data.get("rake")
+        if rake is not None and (not isinstance(rake, dict) or "percent" not in rake):
+            raise ThirteenError("'rake' must be an object with 'percent' (and optionally 'cap')")
         d["money"] = thirteen.money(
-            d["totals"], int(data.get("stake", 1)),
+            d["totals"], stake,
             None if rake is None else (rake["percent"], rake.get("cap")),
         )
     if args.json:
@@ -454,6 +464,28 @@ def cmd_demo(args: argparse.Namespace) -> int:
 # --------------------------------------------------------------------------- parser
 
 
+def _seed(text: str) -> int:
+    """A shuffle seed: an integer from 0 to 2**64 − 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"seeds are 0 to 2**64 - 1, got {value}")
+    return value
+
+
+def _positive(text: str) -> int:
+    """A count of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``thirteen`` command."""
     parser = argparse.ArgumentParser(
@@ -475,7 +507,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="deal and play a full round with AI players",
                        description="Deal a round, let the engine arrange every seat (代打), settle and print it.")
     common(p)
-    p.add_argument("--seed", type=int, default=None, help="seed of the shuffle (default: secure random)")
+    p.add_argument("--seed", type=_seed, default=None, help="seed of the shuffle, 0 to 2**64-1 (default: secure random)")
     p.add_argument("--strategy", default="ev", choices=("ev", "greedy", "mc"), help="AI strategy (default ev)")
     p.add_argument("--interactive", action="store_true", help="arrange seat 0 yourself, with hints")
     p.set_defaults(func=cmd_play)
@@ -485,9 +517,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("cards", nargs="+", help='the cards, e.g. "As Kd Tc ..."')
     common(p)
     p.add_argument("--strategy", default="ev", choices=("ev", "greedy", "mc"))
-    p.add_argument("--top", type=int, default=4, help="runners-up to show (default 3)")
-    p.add_argument("--samples", type=int, default=1000, help="Monte Carlo samples for mc")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--top", type=_positive, default=4, help="plays to rank: the best and top-1 runners-up (default 4)")
+    p.add_argument("--samples", type=_positive, default=1000, help="Monte Carlo samples for mc")
+    p.add_argument("--seed", type=_seed, default=0)
     p.set_defaults(func=cmd_solve)
 
     p = sub.add_parser("score", help="settle submitted arrangements from a JSON file",
@@ -500,11 +532,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="many rounds with chosen strategies",
                        description="Play many rounds with AI players and summarise the results.")
-    p.add_argument("-n", type=int, default=100, help="rounds (default 100)")
+    p.add_argument("-n", type=_positive, default=100, help="rounds (default 100)")
     common(p)
     p.add_argument("--strategies", default="ev", help="one strategy, or one per seat: e.g. ev,greedy,greedy,greedy")
-    p.add_argument("--samples", type=int, default=200, help="Monte Carlo samples for mc seats")
-    p.add_argument("--seed", type=int, default=None, help="seed of the first round (then seed + 1, ...)")
+    p.add_argument("--samples", type=_positive, default=200, help="Monte Carlo samples for mc seats")
+    p.add_argument("--seed", type=_seed, default=None, help="seed of the first round (then seed + 1, ...)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
 
@@ -519,6 +551,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return int(args.func(args))
+    except BrokenPipeError:
+        # The reader went away (``thirteen play | head``): stop quietly.
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        return 0
     except ThirteenError as exc:
         print(f"thirteen: error: {exc}", file=sys.stderr)
         return 2

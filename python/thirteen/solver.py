@@ -205,7 +205,9 @@ def solve(
         strategy: ``"ev"`` (default), ``"mc"`` or ``"greedy"`` (see the module docs).
         banker: in banker mode, solve for the banker's seat.
         samples: Monte Carlo samples for ``"mc"``; seed: its random seed.
-        top: also return this many runners-up in ``alternatives`` (``"ev"``, ``"mc"``).
+        top: how many plays to rank: ``alternatives`` holds the ``top − 1`` runners-up,
+            best first, each differing from the better ones in some lane's value
+            (``"ev"``, ``"mc"``).
         tables: lane tables to use instead of :func:`lane_tables` (``rules``).
 
     Returns:
@@ -229,6 +231,7 @@ def solve(
         samples=samples,
         seed=seed,
         top=max(1, top),
+        distinct=top > 1,
     )
     kept_t = tuple(kept)
     solutions = [Solution(a, s, e, kept_t, strategy) for a, s, e in choices]

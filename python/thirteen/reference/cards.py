@@ -152,7 +152,7 @@ _WHITE_SPACE = (
     "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
     "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 )
-_SEPARATORS = re.compile("[" + _WHITE_SPACE + ",]+")
+_SEPARATORS = re.compile("[" + _WHITE_SPACE + ",\uff0c]+")  # also the full-width comma
 # Case-insensitive means ASCII letters only ("K" and "k", not the Kelvin sign U+212A).
 _ASCII_LOWER = {ord(c): ord(c) + 32 for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
 

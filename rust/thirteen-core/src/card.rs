@@ -222,11 +222,12 @@ impl std::str::FromStr for Card {
     }
 }
 
-/// Parses a list of cards separated by any run of whitespace and commas (RULES.md 1).
+/// Parses a list of cards separated by any run of whitespace and commas (`,` or the
+/// full-width `，`) (RULES.md 1).
 ///
 /// Errors: [`Error::BadCard`] naming the first bad token and its 0-based position.
 pub fn parse_cards(text: &str) -> Result<Vec<Card>> {
-    text.split(|c: char| c.is_whitespace() || c == ',')
+    text.split(|c: char| c.is_whitespace() || c == ',' || c == '，')
         .filter(|t| !t.is_empty())
         .enumerate()
         .map(|(i, t)| Card::parse_token(t, i))

@@ -1027,19 +1027,21 @@ impl PySettlement {
 /// Args: ``submissions``: per seat an ``Arrangement`` or a ``Declaration``; ``rules``:
 /// ``RuleSet``; ``banker``: the banker's seat (banker mode); ``stakes``: per seat the stake
 /// multiplier (banker mode; default 1); ``surrendered``: seats that surrendered.
-/// Returns a ``Settlement``. Raises (the first offender, nothing settled):
-/// ``PlayerCountError``, ``ThirteenError`` (banker seat or stake), ``CountError``,
-/// ``SurrenderError``, ``DuplicateCardError``, ``FalseSpecialError``, ``FouledError`` (under
+/// Returns a ``Settlement``. Raises, checked in this order (the first offender; nothing is
+/// settled): ``PlayerCountError``; ``ThirteenError`` (banker seat, a stake below 1) or
+/// ``CountError`` (stakes not one per seat); ``SurrenderError``; ``CountError`` (a seat
+/// without 13 cards); ``DuplicateCardError``; ``FalseSpecialError``; ``FouledError`` (under
 /// ``foul = "reject"``).
 #[pyfunction]
-#[pyo3(signature = (submissions, rules = None, *, banker = 0, stakes = None, surrendered = Vec::new()))]
+#[pyo3(signature = (submissions, rules = None, *, banker = 0, stakes = None, surrendered = None))]
 fn settle(
     submissions: &Bound<'_, PyAny>,
     rules: Option<&Bound<'_, PyAny>>,
     banker: usize,
     stakes: Option<Vec<i64>>,
-    surrendered: Vec<usize>,
+    surrendered: Option<Vec<usize>>,
 ) -> PyResult<PySettlement> {
+    let surrendered = surrendered.unwrap_or_default();
     let py = submissions.py();
     let mut subs = Vec::with_capacity(4);
     for (seat, item) in submissions.try_iter()?.enumerate() {
@@ -1701,6 +1703,18 @@ impl PyDeal {
     }
 }
 
+/// A seed argument: an int from 0 to 2**64 − 1, else ``ThirteenError``.
+fn seed_value(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    obj.extract::<u64>().map_err(|_| {
+        to_pyerr(
+            py,
+            Error::InvalidArgument {
+                message: format!("a seed is an integer from 0 to 2**64 - 1, got {obj}"),
+            },
+        )
+    })
+}
+
 /// Shuffles and deals one round (RULES.md 7): ``players`` seats, ``rules.dealt`` cards each,
 /// the cut when ``rules.cut``. With ``seed`` (0 ≤ seed < 2**64) the deal is the same on every
 /// platform and version (ChaCha20 keyed by the seed, our own Fisher–Yates; see the docs of
@@ -1712,8 +1726,9 @@ fn deal(
     py: Python<'_>,
     rules: Option<&Bound<'_, PyAny>>,
     players: usize,
-    seed: Option<u64>,
+    seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyDeal> {
+    let seed = seed.map(|s| seed_value(py, s)).transpose()?;
     with_rules(rules, |r| {
         let inner = match seed {
             Some(s) => core::deal::deal(r, players, s),
@@ -1737,8 +1752,9 @@ fn swap_cards<'py>(
     hands: Vec<Bound<'py, PyAny>>,
     given: Vec<Bound<'py, PyAny>>,
     rules: Option<&Bound<'py, PyAny>>,
-    seed: Option<u64>,
+    seed: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+    let seed = seed.map(|s| seed_value(py, s)).transpose()?;
     let hands: Vec<Vec<core::Card>> = hands.iter().map(extract_cards).collect::<PyResult<_>>()?;
     let given: Vec<Vec<core::Card>> = given.iter().map(extract_cards).collect::<PyResult<_>>()?;
     with_rules(rules, |r| {

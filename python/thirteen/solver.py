@@ -250,9 +250,9 @@ def hints(
     banker: bool = False,
     tables: Optional[LaneTables] = None,
 ) -> List[Hint]:
-    """A short ranked list of good, distinct plays for a hand (牌型提示): the ``n`` best by
-    expected units whose lane values differ, a held special's declaration among them where
-    it ranks. Each is labelled by what it plays. ``tables`` as in :func:`solve`. Raises as
+    """A short ranked list of good, distinct plays for a hand (牌型提示): the best play of
+    each kind (its label: the lanes' categories, the front's rank), up to ``n``, by expected
+    units; a held special's declaration among them where it ranks. Each is labelled by what it plays. ``tables`` as in :func:`solve`. Raises as
     :func:`solve`."""
     rules = rules if rules is not None else RuleSet.default()
     as_banker = _context(rules, players, banker)
@@ -263,17 +263,24 @@ def hints(
         players=players,
         banker=as_banker,
         strategy="ev",
-        top=max(1, n),
+        top=max(1, n) * 8,
         distinct=True,
     )
-    out = []
+    # One hint per kind of play: the best of each label, best first.
+    out: List[Hint] = []
+    seen = set()
     for arrangement, special, expected in choices:
         if arrangement is None:
             assert special is not None
             text = f"special: {special.key.replace('_', ' ')} ({special.units} units)"
         else:
             text = label(arrangement, rules)
+        if text in seen:
+            continue
+        seen.add(text)
         out.append(Hint(arrangement, special, text, expected))
+        if len(out) == n:
+            break
     return out
 
 

@@ -11,7 +11,7 @@ scooped by everyone never has a positive total.
 from __future__ import annotations
 
 import random
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
 from hypothesis import HealthCheck, given, settings

@@ -467,17 +467,7 @@ pub fn ev_candidates_with(
         .iter()
         .map(|&v| features(v, Lane::Back, tables, rules, ctx.role))
         .collect();
-    let k = ctx.opponents_met(rules);
-    let home_run = rules.home_run.0 != BonusKind::None
-        && ctx.players >= rules.home_run.2 as usize
-        && (rules.mode == Mode::AllPairs || ctx.role == Role::Banker)
-        && k >= 1;
-    let scorer = Scorer {
-        rules,
-        k: k as f64,
-        hr_opponents: k as i32,
-        home_run,
-    };
+    let scorer = Scorer::new(rules, ctx);
     let top = top.max(1);
     let mut best: Vec<Candidate> = Vec::with_capacity(top + 1);
     let mut floor = f64::NEG_INFINITY;
@@ -590,16 +580,7 @@ pub fn ev_all(
     let v3 = splits.three_values();
     let v5 = splits.five_values();
     let f = |v, lane, d| features(v, lane, d, rules, ctx.role);
-    let k = ctx.opponents_met(rules);
-    let scorer = Scorer {
-        rules,
-        k: k as f64,
-        hr_opponents: k as i32,
-        home_run: rules.home_run.0 != BonusKind::None
-            && ctx.players >= rules.home_run.2 as usize
-            && (rules.mode == Mode::AllPairs || ctx.role == Role::Banker)
-            && k >= 1,
-    };
+    let scorer = Scorer::new(rules, ctx);
     let mut out = Vec::new();
     splits.for_each_index(|fi, mi, bi| {
         if v3[fi] <= v5[mi] && v5[mi] <= v5[bi] {

@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use crate::arrange::Arrangement;
-use crate::card::{Card, Suit};
+use crate::card::Card;
 use crate::eval::{evaluate3, evaluate5, HandValue};
 use crate::rules::{Rules, SPECIAL_KEYS};
 
@@ -288,11 +288,6 @@ pub fn find_special(cards: &[Card; 13], rules: &Rules) -> Option<SpecialHand> {
 /// banker never decide.
 pub fn compare_specials(a: &SpecialHand, b: &SpecialHand) -> std::cmp::Ordering {
     b.tier.cmp(&a.tier)
-}
-
-/// Whether all cards are of `suit` (used by tests).
-pub fn all_of_suit(cards: &[Card], suit: Suit) -> bool {
-    cards.iter().all(|c| c.suit() == suit)
 }
 
 #[cfg(test)]

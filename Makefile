@@ -2,7 +2,7 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: test rust-test python-test lint bench
+.PHONY: test rust-test python-test lint bench tables
 
 ## Every test: Rust formatting, lints and tests, then pytest against the installed package.
 test: lint rust-test python-test
@@ -21,3 +21,10 @@ python-test:
 bench:
 	$(PY) -m pytest benches --benchmark-only
 	cargo bench -p thirteen-core
+
+## The shipped lane tables: `thirteen train` with its defaults, one file per play key
+## (kaixin-swap plays with kaixin's tables: swapping does not change the play key).
+TABLE_PRESETS := kaixin kaixin-extra shisanzhang bianfeng luosong western-2-4 western-1-6
+tables:
+	rm -f python/thirteen/tables/*.json.gz
+	for p in $(TABLE_PRESETS); do $(VENV)/bin/thirteen train --rules $$p --out python/thirteen/tables/$$p.json.gz --quiet || exit 1; done

@@ -59,7 +59,9 @@ from thirteen.errors import (
 )
 from thirteen.ladder import Ladder, LevelInfo, level_change, level_for
 from thirteen.rules import RuleSet
-from thirteen.solver import Hint, Solution, complete, hints, lane_tables, solve, solve_batch
+from thirteen.solver import Hint, Solution, complete, hints, solve, solve_batch
+from thirteen.table_store import TableSet, TablesWarning, clear_cache as clear_table_cache, lane_tables, register_tables
+from thirteen.training import train
 from thirteen.table import (
     CardNotHeldError,
     LevelChange,
@@ -106,6 +108,11 @@ __all__ = [
     "count_splits",
     "hints",
     "lane_tables",
+    "train",
+    "TableSet",
+    "TablesWarning",
+    "register_tables",
+    "clear_table_cache",
     "solve",
     "solve_batch",
     "splits",

@@ -540,6 +540,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_simulate)
 
+    from thirteen import train_command
+
+    train_command.add_parser(sub)
+
     p = sub.add_parser("demo", help="hand values, fouls and lane comparison on fixed hands")
     common(p, players=False)
     p.set_defaults(func=cmd_demo)

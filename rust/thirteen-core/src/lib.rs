@@ -10,11 +10,15 @@ pub mod card;
 pub mod deal;
 pub mod error;
 pub mod eval;
+pub mod lanes;
+pub mod model;
 pub mod rules;
 pub mod score;
+pub mod search;
 pub mod solve;
 pub mod special;
 pub mod split;
+pub mod train;
 
 pub use arrange::{compare_lanes, is_foul, Arrangement};
 pub use card::{format_cards, parse_cards, Card, DeckKind, Rank, Suit};

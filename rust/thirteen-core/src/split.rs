@@ -93,6 +93,13 @@ fn tables() -> &'static Tables {
     })
 }
 
+/// The 56 `(3-position subset, 5-position subset)` index pairs that split the 8 positions
+/// left by the 5-position subset `five` of 13 positions.
+#[inline]
+pub(crate) fn rest_pairs(five: usize) -> &'static [(u16, u16); 56] {
+    &tables().by_middle[five]
+}
+
 /// One split of a hand: position masks and lane values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Split {

@@ -1,0 +1,79 @@
+//! Errors: one helper maps every core error onto the classes of `thirteen.errors`.
+
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use thirteen_core as core;
+use thirteen_core::{Error, Lane};
+
+pub(crate) fn to_pyerr(py: Python<'_>, err: Error) -> PyErr {
+    let message = err.to_string();
+    // A batch error keeps the class and details of the table's error, with the table named.
+    let err = match err {
+        Error::InTable { inner, .. } => *inner,
+        other => other,
+    };
+    let build = || -> PyResult<PyErr> {
+        let kw = PyDict::new(py);
+        let class = match &err {
+            Error::BadCard { token, position } => {
+                kw.set_item("token", token)?;
+                kw.set_item("position", position)?;
+                "CardError"
+            }
+            Error::WrongCount {
+                expected,
+                got,
+                lane,
+                player,
+            } => {
+                kw.set_item("expected", expected)?;
+                kw.set_item("got", got)?;
+                kw.set_item("lane", lane.map(Lane::key))?;
+                kw.set_item("player", player)?;
+                "CountError"
+            }
+            Error::DuplicateCard { card, player } => {
+                kw.set_item("card", card.to_string())?;
+                kw.set_item("player", player)?;
+                "DuplicateCardError"
+            }
+            Error::Fouled { player } => {
+                kw.set_item("player", player)?;
+                "FouledError"
+            }
+            Error::FalseSpecial { player, special } => {
+                kw.set_item("player", player)?;
+                kw.set_item("special", special)?;
+                "FalseSpecialError"
+            }
+            Error::BadPlayerCount { got, allowed } => {
+                kw.set_item("got", got)?;
+                kw.set_item("allowed", PyTuple::new(py, allowed)?)?;
+                "PlayerCountError"
+            }
+            Error::SurrenderNotAllowed { player } => {
+                kw.set_item("player", player)?;
+                "SurrenderError"
+            }
+            Error::InvalidArgument { .. } | Error::InTable { .. } => "ThirteenError",
+            Error::RuleSet { key, .. } => {
+                kw.set_item("key", key)?;
+                "RuleSetError"
+            }
+        };
+        let cls = py.import("thirteen.errors")?.getattr(class)?;
+        Ok(PyErr::from_value(cls.call((message.clone(),), Some(&kw))?))
+    };
+    build().unwrap_or_else(|e| e)
+}
+
+pub(crate) trait IntoPy<T> {
+    fn py_err(self, py: Python<'_>) -> PyResult<T>;
+}
+
+impl<T> IntoPy<T> for core::Result<T> {
+    #[inline]
+    fn py_err(self, py: Python<'_>) -> PyResult<T> {
+        self.map_err(|e| to_pyerr(py, e))
+    }
+}

@@ -1,0 +1,503 @@
+//! Arrangement engine: enumeration, lane tables, solving, hints.
+
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use thirteen_core as core;
+use thirteen_core::{Error, Lane};
+
+use crate::arrangements::PyArrangement;
+use crate::cards::PyCard;
+use crate::convert::{extract_cards, thirteen_cards, with_rules};
+use crate::errors::{to_pyerr, IntoPy};
+use crate::specials::PySpecialHand;
+
+fn split_filter(legal: bool, pareto: bool) -> core::split::SplitFilter {
+    match (legal, pareto) {
+        (_, true) => core::split::SplitFilter::Pareto,
+        (true, false) => core::split::SplitFilter::Legal,
+        (false, false) => core::split::SplitFilter::All,
+    }
+}
+
+/// Number of splits of a 13-card hand (RULES.md 2): all 72,072, only the non-fouled ones
+/// (``legal=True``), or the Pareto set of the legal ones (``pareto=True``: splits that no other
+/// split matches or beats in every lane while beating them in one). Raises ``CountError``,
+/// ``DuplicateCardError``, ``CardError``.
+#[pyfunction]
+#[pyo3(signature = (cards, rules = None, *, legal = false, pareto = false))]
+fn count_splits(
+    cards: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyAny>>,
+    legal: bool,
+    pareto: bool,
+) -> PyResult<usize> {
+    let py = cards.py();
+    with_rules(rules, |r| {
+        let hand = thirteen_cards(py, cards, r.deck)?;
+        Ok(py.detach(|| {
+            let s = core::split::HandSplits::new(&hand, r.wheel);
+            match split_filter(legal, pareto) {
+                core::split::SplitFilter::All => 72_072,
+                core::split::SplitFilter::Legal => s.count_legal(),
+                f => s.list(f).len(),
+            }
+        }))
+    })
+}
+
+/// The splits of a 13-card hand as ``Arrangement`` objects, in enumeration order (middle
+/// subsets in increasing position-mask order, then the fronts); filters as ``count_splits``.
+#[pyfunction]
+#[pyo3(signature = (cards, rules = None, *, legal = false, pareto = false))]
+fn splits(
+    cards: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyAny>>,
+    legal: bool,
+    pareto: bool,
+) -> PyResult<Vec<PyArrangement>> {
+    let py = cards.py();
+    with_rules(rules, |r| {
+        let hand = thirteen_cards(py, cards, r.deck)?;
+        Ok(py.detach(|| {
+            let s = core::split::HandSplits::new(&hand, r.wheel);
+            s.list(split_filter(legal, pareto))
+                .iter()
+                .map(|sp| PyArrangement(s.arrangement(sp)))
+                .collect()
+        }))
+    })
+}
+
+/// Per-lane win-probability tables of the ``ev`` strategy (for each lane and hand value, how
+/// often an opponent's lane is below, equal or above, and what it collects when above),
+/// built by self-play for one rule set. ``counts()`` gives the data they are built from.
+#[pyclass(name = "LaneTables", frozen, module = "thirteen._core")]
+struct PyLaneTables {
+    tables: core::solve::LaneTables,
+    counts: core::solve::LaneCounts,
+}
+
+#[pymethods]
+impl PyLaneTables {
+    /// Builds tables from lane-value counts: three lists (front, middle, back) of
+    /// ``(value, count)`` pairs, ``value`` as ``HandValue.value``.
+    #[staticmethod]
+    #[pyo3(signature = (rules, front, middle, back))]
+    fn from_counts(
+        rules: Option<&Bound<'_, PyAny>>,
+        front: Vec<(u32, u64)>,
+        middle: Vec<(u32, u64)>,
+        back: Vec<(u32, u64)>,
+    ) -> PyResult<Self> {
+        let counts = [front, middle, back];
+        with_rules(rules, |r| {
+            Ok(PyLaneTables {
+                tables: core::solve::LaneTables::from_counts(&counts, r),
+                counts,
+            })
+        })
+    }
+    /// The counts: ``{"front": [(value, count), ...], "middle": ..., "back": ...}``.
+    fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        for (lane, c) in Lane::ALL.iter().zip(&self.counts) {
+            d.set_item(lane.key(), c)?;
+        }
+        Ok(d)
+    }
+    /// Number of hands counted per lane.
+    #[getter]
+    fn samples(&self) -> u64 {
+        self.counts[0].iter().map(|p| p.1).sum()
+    }
+}
+
+/// Builds lane tables for ``rules`` by self-play, without the GIL and on every core:
+/// ``iterations`` rounds of ``deals`` random tables of ``players``; round 0 arranges with the
+/// greedy strategy, later rounds with ``ev`` on the previous round's tables (RULES.md 7 deal).
+#[pyfunction]
+#[pyo3(signature = (rules = None, *, players = 4, deals = 20000, iterations = 3, seed = 0))]
+fn build_tables(
+    py: Python<'_>,
+    rules: Option<&Bound<'_, PyAny>>,
+    players: usize,
+    deals: usize,
+    iterations: usize,
+    seed: u64,
+) -> PyResult<PyLaneTables> {
+    if !(2..=4).contains(&players) {
+        return Err(to_pyerr(
+            py,
+            Error::BadPlayerCount {
+                got: players,
+                allowed: vec![2, 3, 4],
+            },
+        ));
+    }
+    with_rules(rules, |r| {
+        let counts = py.detach(|| core::solve::build_tables(r, players, deals, iterations, seed));
+        Ok(PyLaneTables {
+            tables: core::solve::LaneTables::from_counts(&counts, r),
+            counts,
+        })
+    })
+}
+
+/// Trains lane tables for ``rules`` by fictitious play (the engine behind ``thirteen.train``),
+/// without the GIL and on every core: ``players`` table size, ``deals`` random tables per
+/// iteration, at most ``iterations``, stopping once an iteration changes the tables by less
+/// than ``tolerance`` (a Kolmogorov–Smirnov distance); ``warm`` tables play iteration 0;
+/// ``report(iteration, hands, change, gap)`` is called after each iteration and stops the run
+/// when it returns a false value. Raises what ``report`` raises.
+#[pyfunction]
+#[pyo3(signature = (rules, *, players, deals, iterations, tolerance, seed, warm = None, report = None))]
+#[allow(clippy::too_many_arguments)]
+fn train(
+    py: Python<'_>,
+    rules: Option<&Bound<'_, PyAny>>,
+    players: usize,
+    deals: usize,
+    iterations: usize,
+    tolerance: f64,
+    seed: u64,
+    warm: Option<&Bound<'_, PyLaneTables>>,
+    report: Option<Py<PyAny>>,
+) -> PyResult<PyLaneTables> {
+    if !(2..=4).contains(&players) {
+        return Err(to_pyerr(
+            py,
+            Error::BadPlayerCount {
+                got: players,
+                allowed: vec![2, 3, 4],
+            },
+        ));
+    }
+    if deals == 0 || iterations == 0 || !tolerance.is_finite() || tolerance < 0.0 {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "deals and iterations must be at least 1 and tolerance a number at least 0",
+        ));
+    }
+    let warm_counts = warm.map(|w| w.get().counts.clone());
+    with_rules(rules, |r| {
+        let cfg = core::train::TrainConfig {
+            players,
+            deals,
+            iterations,
+            tolerance,
+            seed,
+        };
+        let mut failure: Option<PyErr> = None;
+        let counts = py.detach(|| {
+            core::train::train(r, &cfg, warm_counts.as_ref(), |it| {
+                let Some(report) = &report else { return true };
+                Python::attach(|py| {
+                    match report
+                        .call1(py, (it.iteration, it.hands, it.change, it.gap))
+                        .and_then(|v| v.is_truthy(py))
+                    {
+                        Ok(go_on) => go_on,
+                        Err(e) => {
+                            failure = Some(e);
+                            false
+                        }
+                    }
+                })
+            })
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        Ok(PyLaneTables {
+            tables: core::solve::LaneTables::from_counts(&counts, r),
+            counts,
+        })
+    })
+}
+
+fn context(py: Python<'_>, players: usize, banker: bool) -> PyResult<core::solve::Context> {
+    if !(2..=4).contains(&players) {
+        return Err(to_pyerr(
+            py,
+            Error::BadPlayerCount {
+                got: players,
+                allowed: vec![2, 3, 4],
+            },
+        ));
+    }
+    Ok(core::solve::Context {
+        players,
+        role: if banker {
+            core::solve::Role::Banker
+        } else {
+            core::solve::Role::Player
+        },
+    })
+}
+
+type ChoiceTuple = (Option<PyArrangement>, Option<PySpecialHand>, f64);
+
+fn choice_tuple(c: core::solve::Choice) -> ChoiceTuple {
+    (
+        c.arrangement.map(PyArrangement),
+        c.special.map(PySpecialHand),
+        c.expected,
+    )
+}
+
+/// For tests and benchmarks of the exact search: ``(best expected units by the pruned
+/// search, best by a scan of every legal split, backs searched, splits scored)`` for 13 cards.
+#[pyfunction]
+#[pyo3(signature = (cards, rules, tables, *, players = 4, banker = false))]
+fn _ev_scan(
+    cards: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyAny>>,
+    tables: &Bound<'_, PyLaneTables>,
+    players: usize,
+    banker: bool,
+) -> PyResult<(f64, f64, usize, usize)> {
+    let py = cards.py();
+    let ctx = context(py, players, banker)?;
+    let hand = extract_cards(cards)?;
+    let t = &tables.get().tables;
+    with_rules(rules, |r| {
+        core::card::validate_hand(&hand, r.deck, 13).py_err(py)?;
+        let hand: [core::Card; 13] = hand.as_slice().try_into().expect("13");
+        Ok(py.detach(|| core::solve::ev_check(&hand, r, t, ctx)))
+    })
+}
+
+/// Solves one hand (the engine behind ``thirteen.solve``): ``cards`` 13 (or ``rules.dealt``)
+/// cards; ``strategy`` ``"ev"``, ``"mc"`` or ``"greedy"``. Returns ``(kept cards, [(arrangement
+/// or None, special or None, expected units), ...])`` best first.
+#[pyfunction]
+#[pyo3(signature = (cards, rules, tables, *, players = 4, banker = false, strategy = "ev", samples = 1000, seed = 0, top = 1, distinct = false))]
+#[allow(clippy::too_many_arguments)]
+fn _solve(
+    cards: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyAny>>,
+    tables: &Bound<'_, PyLaneTables>,
+    players: usize,
+    banker: bool,
+    strategy: &str,
+    samples: usize,
+    seed: u64,
+    top: usize,
+    distinct: bool,
+) -> PyResult<(Vec<PyCard>, Vec<ChoiceTuple>)> {
+    let py = cards.py();
+    let ctx = context(py, players, banker)?;
+    let dealt = extract_cards(cards)?;
+    let t = &tables.get().tables;
+    with_rules(rules, |r| {
+        let size = if dealt.len() == 13 {
+            13
+        } else {
+            r.dealt as usize
+        };
+        core::card::validate_hand(&dealt, r.deck, size).py_err(py)?;
+        let (kept, choices) = py.detach(|| {
+            let kept: Vec<core::Card> = if dealt.len() == 13 {
+                dealt.clone()
+            } else {
+                core::solve::solve_ev_keep(&dealt, r, t, ctx).0
+            };
+            let hand: [core::Card; 13] = kept.as_slice().try_into().expect("13");
+            let choices = match strategy {
+                "ev" => Ok(core::solve::solve_ev_with(&hand, r, t, ctx, top, distinct)),
+                "mc" => Ok(core::solve::solve_mc(
+                    &hand,
+                    r,
+                    t,
+                    ctx,
+                    samples,
+                    seed,
+                    top.max(8),
+                )),
+                "greedy" => Ok(vec![core::solve::Choice {
+                    arrangement: Some(core::solve::solve_greedy(&hand, r)),
+                    special: None,
+                    expected: f64::NAN,
+                }]),
+                other => Err(other.to_string()),
+            };
+            (kept, choices)
+        });
+        let choices = choices.map_err(|s| {
+            pyo3::exceptions::PyValueError::new_err(format!(
+                "unknown strategy {s:?} (expected \"ev\", \"mc\" or \"greedy\")"
+            ))
+        })?;
+        Ok((
+            kept.into_iter().map(PyCard).collect(),
+            choices.into_iter().map(choice_tuple).collect(),
+        ))
+    })
+}
+
+/// The legal ways to finish a hand with some cards already placed (engine behind
+/// ``thirteen.complete``): ``front``, ``middle``, ``back`` the placed cards. Returns
+/// ``[(arrangement, None, expected units), ...]`` best first, at most ``limit``.
+#[pyfunction]
+#[pyo3(signature = (cards, rules, tables, *, front, middle, back, players = 4, banker = false, limit = 20))]
+#[allow(clippy::too_many_arguments)]
+fn _complete(
+    cards: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyAny>>,
+    tables: &Bound<'_, PyLaneTables>,
+    front: &Bound<'_, PyAny>,
+    middle: &Bound<'_, PyAny>,
+    back: &Bound<'_, PyAny>,
+    players: usize,
+    banker: bool,
+    limit: usize,
+) -> PyResult<Vec<ChoiceTuple>> {
+    let py = cards.py();
+    let ctx = context(py, players, banker)?;
+    let placed = [
+        extract_cards(front)?,
+        extract_cards(middle)?,
+        extract_cards(back)?,
+    ];
+    let t = &tables.get().tables;
+    with_rules(rules, |r| {
+        let hand = thirteen_cards(py, cards, r.deck)?;
+        for (lane, cards) in Lane::ALL.iter().zip(&placed) {
+            if cards.len() > lane.size() {
+                return Err(to_pyerr(
+                    py,
+                    Error::WrongCount {
+                        expected: lane.size(),
+                        got: cards.len(),
+                        lane: Some(*lane),
+                        player: None,
+                    },
+                ));
+            }
+        }
+        let out = py.detach(|| core::solve::complete(&hand, r, t, ctx, &placed, limit));
+        match out {
+            Some(v) => Ok(v.into_iter().map(choice_tuple).collect()),
+            None => {
+                let all: Vec<core::Card> = placed.iter().flatten().copied().collect();
+                let mut counts = [0u8; 52];
+                let mut held = [0u8; 52];
+                for c in hand {
+                    held[c.code() as usize] += 1;
+                }
+                let card = all
+                    .into_iter()
+                    .find(|c| {
+                        counts[c.code() as usize] += 1;
+                        counts[c.code() as usize] > held[c.code() as usize]
+                    })
+                    .expect("a placed card is not held");
+                Err(to_pyerr(
+                    py,
+                    Error::InvalidArgument {
+                        message: format!("placed card {card} is not in the hand (or placed twice)"),
+                    },
+                ))
+            }
+        }
+    })
+}
+
+/// Solves many hands at once on every core, without the GIL.
+///
+/// Args: ``hands``: numpy ``uint8`` array ``(n, 13)`` (or ``(n, rules.dealt)``) of card codes;
+/// ``rules``; ``tables``: ``LaneTables``; ``players``; ``strategy``: ``"ev"`` or ``"greedy"``.
+/// Returns ``(arrangements, specials)``: ``uint8 (n, 13)`` card codes in front, middle, back
+/// order (a declared hand: its 13 kept cards) and ``int8 (n,)`` the declared special's
+/// canonical index, −1 when arranged.
+#[pyfunction]
+#[pyo3(signature = (hands, rules, tables, *, players = 4, banker = false, strategy = "ev"))]
+#[allow(clippy::type_complexity)]
+fn solve_batch<'py>(
+    hands: PyReadonlyArray2<'py, u8>,
+    rules: Option<&Bound<'py, PyAny>>,
+    tables: &Bound<'py, PyLaneTables>,
+    players: usize,
+    banker: bool,
+    strategy: &str,
+) -> PyResult<(Bound<'py, numpy::PyArray2<u8>>, Bound<'py, PyArray1<i8>>)> {
+    let py = hands.py();
+    let ctx = context(py, players, banker)?;
+    let strategy = match strategy {
+        "ev" => core::solve::Strategy::Ev,
+        "greedy" => core::solve::Strategy::Greedy,
+        other => {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "unknown batch strategy {other:?} (expected \"ev\" or \"greedy\")"
+            )))
+        }
+    };
+    let width = hands.shape()[1];
+    let t = &tables.get().tables;
+    let rows: Vec<Vec<u8>> = hands
+        .as_array()
+        .rows()
+        .into_iter()
+        .map(|r| r.to_vec())
+        .collect();
+    with_rules(rules, |r| {
+        if width != 13 && width != r.dealt as usize {
+            return Err(to_pyerr(
+                py,
+                Error::WrongCount {
+                    expected: r.dealt as usize,
+                    got: width,
+                    lane: None,
+                    player: None,
+                },
+            ));
+        }
+        let mut parsed = Vec::with_capacity(rows.len());
+        for (i, row) in rows.iter().enumerate() {
+            let cards: Vec<core::Card> = row
+                .iter()
+                .enumerate()
+                .map(|(j, &c)| {
+                    core::Card::from_code(c).ok_or(Error::BadCard {
+                        token: c.to_string(),
+                        position: i * width + j,
+                    })
+                })
+                .collect::<Result<_, _>>()
+                .py_err(py)?;
+            core::card::check_duplicates(&cards, r.deck, |_| None)
+                .map_err(|e| Error::InTable {
+                    table: i,
+                    inner: Box::new(e),
+                })
+                .py_err(py)?;
+            parsed.push(cards);
+        }
+        let out = py.detach(|| core::solve::solve_batch(&parsed, r, t, ctx, strategy));
+        let mut codes = Vec::with_capacity(out.len() * 13);
+        let mut specials = Vec::with_capacity(out.len());
+        for (cards, sp) in out {
+            codes.extend(cards.map(|c| c.code()));
+            specials.push(sp.map_or(-1, |k| k as i8));
+        }
+        let n = specials.len();
+        Ok((
+            PyArray1::from_vec(py, codes).reshape([n, 13])?,
+            PyArray1::from_vec(py, specials),
+        ))
+    })
+}
+
+/// Registers the arrangement engine's functions and classes.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyLaneTables>()?;
+    m.add_function(wrap_pyfunction!(count_splits, m)?)?;
+    m.add_function(wrap_pyfunction!(splits, m)?)?;
+    m.add_function(wrap_pyfunction!(build_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(train, m)?)?;
+    m.add_function(wrap_pyfunction!(_ev_scan, m)?)?;
+    m.add_function(wrap_pyfunction!(_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(_complete, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_batch, m)?)?;
+    Ok(())
+}

@@ -2,9 +2,67 @@
 //! opponent's lane value (how often it is below, equal and above, and the lane value it
 //! collects when above), from self-play counts ([`crate::train`]).
 
+use crate::card::{Card, DeckKind, Rank, Suit};
 use crate::error::Lane;
-use crate::eval::HandValue;
+use crate::eval::{evaluate3, evaluate5, HandValue, Wheel};
 use crate::rules::Rules;
+
+/// Every value a 5-card or 3-card hand can have with `deck` under `wheel` (about 8,000), so
+/// that every lookup of [`LaneTables`] is one hash probe.
+fn all_values(deck: DeckKind, wheel: Wheel) -> Vec<u32> {
+    const SUITS: [Suit; 4] = [Suit::Spades, Suit::Hearts, Suit::Clubs, Suit::Diamonds];
+    let extra = deck == DeckKind::ExtraDiamonds;
+    let card = |r: usize, s: usize| Card::new(Rank::from_index(r as u8), SUITS[s]);
+    let mut out = Vec::with_capacity(8_192);
+    let mut ranks = [0usize; 5];
+    // Rank multisets of five, lowest first.
+    fn each(k: usize, from: usize, ranks: &mut [usize; 5], f: &mut dyn FnMut(&[usize; 5])) {
+        if k == 5 {
+            f(ranks);
+            return;
+        }
+        for r in from..13 {
+            ranks[k] = r;
+            each(k + 1, r, ranks, f);
+        }
+    }
+    each(0, 0, &mut ranks, &mut |rs| {
+        let most = (0..5)
+            .map(|i| rs.iter().filter(|&&r| r == rs[i]).count())
+            .max()
+            .unwrap_or(1);
+        // The j-th card of a rank takes the j-th suit: no flush unless all ranks differ.
+        let occurrence = |i: usize| rs[..i].iter().filter(|&&r| r == rs[i]).count();
+        if most <= 4 {
+            let mut suits: [usize; 5] = std::array::from_fn(occurrence);
+            if most == 1 {
+                suits[1] = 1;
+            }
+            out.push(evaluate5(&std::array::from_fn(|i| card(rs[i], suits[i])), wheel).raw());
+        }
+        if most == 1 || (extra && most <= 2) {
+            // A flush (with pairs only from the two copies of each diamond).
+            out.push(evaluate5(&std::array::from_fn(|i| card(rs[i], 3)), wheel).raw());
+        }
+        if extra && most == 5 {
+            let suits = [0, 1, 2, 3, 3];
+            out.push(evaluate5(&std::array::from_fn(|i| card(rs[i], suits[i])), wheel).raw());
+        }
+    });
+    for a in 0..13 {
+        for b in a..13 {
+            for c in b..13 {
+                let rs = [a, b, c];
+                let suits: [usize; 3] =
+                    std::array::from_fn(|i| rs[..i].iter().filter(|&&r| r == rs[i]).count());
+                out.push(evaluate3(&std::array::from_fn(|i| card(rs[i], suits[i]))).raw());
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
 
 /// Opponent lane-value distribution of one lane.
 #[derive(Clone, Debug, Default)]
@@ -92,7 +150,7 @@ impl LaneDist {
 pub struct LaneTables {
     /// Front, middle, back.
     pub lanes: [LaneDist; 3],
-    /// Open-addressing index of every value observed in some lane, each slot holding the
+    /// Open-addressing index of every value a lane can hold, each slot holding the
     /// value and the three lanes' `(below, equal, above units)` (raw value 0, which no hand
     /// has, marks an empty slot): one cache line per lookup.
     slots: Vec<Slot>,
@@ -120,6 +178,7 @@ impl LaneTables {
         let mut values: Vec<u32> = lanes
             .iter()
             .flat_map(|d| d.values.iter().map(|v| v.raw()))
+            .chain(all_values(rules.deck, rules.wheel))
             .filter(|&v| v != 0)
             .collect();
         values.sort_unstable();
@@ -174,5 +233,27 @@ impl LaneTables {
         // stay in value order (rounding to nearest never reverses an order).
         let (b, t, a) = self.lanes[lane as usize].lookup(v);
         (b as f32 as f64, t as f32 as f64, a as f32 as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_value_is_enumerated() {
+        // 7,462 distinct 5-card values and 455 3-card values (RULES.md 3), on separate scales.
+        assert_eq!(
+            all_values(DeckKind::Standard, Wheel::Low).len(),
+            7_462 + 455
+        );
+        assert_eq!(
+            all_values(DeckKind::Standard, Wheel::Second).len(),
+            7_462 + 455
+        );
+        // The extra diamonds add five of a kind (13) and flushes holding pairs or two pairs:
+        // 13 × C(12,3) one-pair and C(13,2) × 11 two-pair rank patterns.
+        let extra = all_values(DeckKind::ExtraDiamonds, Wheel::Low).len();
+        assert_eq!(extra, 7_462 + 455 + 13 + 13 * 220 + 78 * 11);
     }
 }

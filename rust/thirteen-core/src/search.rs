@@ -4,10 +4,10 @@
 //! the model's score never falls as any lane's value rises ([`crate::model`]), so the score
 //! of a split is at most the score with each lane replaced by a stronger hand. For a back `b`:
 //!
-//! * `ub1(b) = score(strongest front of the hand, a middle of b's value, b)` bounds every split
-//!   with that back and depends on `b`'s value only, so it falls as backs are visited in
-//!   falling value: the search stops at the first back whose `ub1` cannot beat the `top`-th
-//!   best split found;
+//! * `ub1(b) = score(strongest front of the hand at most b, a middle of b's value, b)` bounds
+//!   every split with that back (a legal front is at most its middle, at most its back) and
+//!   depends on `b`'s value only, so it falls as backs are visited in falling value: the
+//!   search stops at the first back whose `ub1` cannot beat the `top`-th best split found;
 //! * `ub2(b) = score(strongest front of the cards b leaves, strongest middle ≤ b of them, b)`
 //!   skips a back;
 //! * with more than 13 cards, `ub3(b, m) = score(strongest front left by b, m, b)` skips a
@@ -84,6 +84,53 @@ pub(crate) fn subsets(n: usize) -> &'static Subsets {
     })
 }
 
+/// Subset indices in falling value, sorted a bucket at a time.
+struct BucketOrder {
+    /// `value << 16 | index`, grouped by bucket, buckets in falling order.
+    keys: Vec<u64>,
+    /// Start of each bucket in `keys`, in walk order, and the end.
+    starts: Vec<u32>,
+}
+
+const ORDER_SHIFT: u32 = 22;
+
+fn bucket_order(values: &[HandValue]) -> BucketOrder {
+    let buckets = 1usize << (32 - ORDER_SHIFT);
+    let mut count = vec![0u32; buckets + 1];
+    for v in values {
+        count[(v.raw() >> ORDER_SHIFT) as usize] += 1;
+    }
+    // Highest bucket first.
+    let mut starts = Vec::new();
+    let mut at = vec![0u32; buckets];
+    let mut sum = 0u32;
+    for b in (0..buckets).rev() {
+        if count[b] > 0 {
+            starts.push(sum);
+            at[b] = sum;
+            sum += count[b];
+        }
+    }
+    starts.push(sum);
+    let mut keys = vec![0u64; values.len()];
+    for (i, v) in values.iter().enumerate() {
+        let b = (v.raw() >> ORDER_SHIFT) as usize;
+        keys[at[b] as usize] = ((v.raw() as u64) << 16) | i as u64;
+        at[b] += 1;
+    }
+    BucketOrder { keys, starts }
+}
+
+impl BucketOrder {
+    /// Sorts the bucket starting at `at` (falling) and returns where the next one starts.
+    fn sort_bucket_at(&mut self, at: usize) -> usize {
+        let i = self.starts.partition_point(|&s| (s as usize) <= at) - 1;
+        let end = self.starts[i + 1] as usize;
+        self.keys[at..end].sort_unstable_by(|a, b| b.cmp(a));
+        end
+    }
+}
+
 /// One candidate split with its expected units.
 #[derive(Clone, Copy, Debug)]
 pub struct Candidate {
@@ -99,6 +146,7 @@ pub struct Candidate {
 #[derive(Default)]
 struct Cache {
     stamp: u32,
+    front: Vec<(u32, Feat)>,
     mid: Vec<(u32, Feat)>,
     back: Vec<(u32, Feat)>,
 }
@@ -140,8 +188,11 @@ pub fn best_splits(
     let scorer = Scorer::new(rules, ctx);
     let prune = lane_values_monotone(rules);
     let feat = |v: HandValue, lane: Lane| features(v, lane, tables, rules, ctx.role);
-    let front: Vec<Feat> = v3.iter().map(|&v| feat(v, Lane::Front)).collect();
-    let best_front = (0..v3.len()).fold(0, |a, b| if v3[b] > v3[a] { b } else { a });
+    // Fronts in falling value: as backs fall in value, so does the strongest front that can
+    // sit below them (a legal front is at most its middle, at most its back).
+    let mut fronts_down: Vec<u32> = (0..v3.len() as u32).collect();
+    fronts_down.sort_unstable_by(|&a, &b| v3[b as usize].cmp(&v3[a as usize]));
+    let mut cap = 0usize;
     let mut best: Vec<Candidate> = Vec::with_capacity(top + 1);
     let mut floor = f64::NEG_INFINITY;
     let offer = |c: Candidate, best: &mut Vec<Candidate>, floor: &mut f64| {
@@ -168,45 +219,50 @@ pub fn best_splits(
             *floor = best[top - 1].expected;
         }
     };
-    // Backs in falling value.
-    let mut order: Vec<u64> = v5
-        .iter()
-        .enumerate()
-        .map(|(i, v)| ((v.raw() as u64) << 16) | i as u64)
-        .collect();
-    order.sort_unstable_by(|a, b| b.cmp(a));
+    // Backs in falling value: a counting sort on the value's top bits (the category and the
+    // highest deciding ranks), each bucket sorted only when the walk reaches it.
+    let mut order = bucket_order(v5);
     CACHE.with(|cell| {
         let mut cache = cell.borrow_mut();
         let cache = &mut *cache;
         cache.stamp = cache.stamp.wrapping_add(1);
-        if cache.stamp == 0 || cache.mid.len() < v5.len() {
+        if cache.stamp == 0 || cache.mid.len() < v5.len() || cache.front.len() < v3.len() {
+            cache.front = vec![(0, Feat::default()); v3.len()];
             cache.mid = vec![(0, Feat::default()); v5.len()];
             cache.back = vec![(0, Feat::default()); v5.len()];
             cache.stamp = 1;
         }
         let stamp = cache.stamp;
         let mut lazy = |i: usize, lane: Lane| -> Feat {
-            let slot = if lane == Lane::Middle {
-                &mut cache.mid[i]
-            } else {
-                &mut cache.back[i]
+            let (slot, v) = match lane {
+                Lane::Front => (&mut cache.front[i], v3[i]),
+                Lane::Middle => (&mut cache.mid[i], v5[i]),
+                Lane::Back => (&mut cache.back[i], v5[i]),
             };
             if slot.0 != stamp {
-                *slot = (stamp, feat(v5[i], lane));
+                *slot = (stamp, feat(v, lane));
             }
             slot.1
         };
         let k = n - 5;
         let mut pos = [0u8; 11];
         let mut mids: Vec<(usize, u32)> = Vec::with_capacity(s.combos5.len());
-        for &key in &order {
-            let bi = (key & 0xffff) as usize;
+        let mut next_bucket = 0;
+        for at in 0..order.keys.len() {
+            if at == next_bucket {
+                next_bucket = order.sort_bucket_at(at);
+            }
+            let bi = (order.keys[at] & 0xffff) as usize;
             let (mb, vb) = (s.five[bi], v5[bi]);
             let full = best.len() == top;
             stats.visited += 1;
             let bf = lazy(bi, Lane::Back);
             if prune && full {
-                let ub1 = scorer.score(&front[best_front], &lazy(bi, Lane::Middle), &bf);
+                while cap + 1 < fronts_down.len() && v3[fronts_down[cap] as usize] > vb {
+                    cap += 1;
+                }
+                let fc = lazy(fronts_down[cap] as usize, Lane::Front);
+                let ub1 = scorer.score(&fc, &lazy(bi, Lane::Middle), &bf);
                 if ub1 <= floor {
                     break;
                 }
@@ -233,7 +289,11 @@ pub fn best_splits(
                     continue;
                 }
                 if prune && full {
-                    let ub2 = scorer.score(&front[top_front], &lazy(top_mid, Lane::Middle), &bf);
+                    let ub2 = scorer.score(
+                        &lazy(top_front, Lane::Front),
+                        &lazy(top_mid, Lane::Middle),
+                        &bf,
+                    );
                     if ub2 <= floor {
                         continue;
                     }
@@ -247,7 +307,7 @@ pub fn best_splits(
                         continue;
                     }
                     stats.scored += 1;
-                    let e = scorer.score(&front[fi], &lazy(mi, Lane::Middle), &bf);
+                    let e = scorer.score(&lazy(fi, Lane::Front), &lazy(mi, Lane::Middle), &bf);
                     offer(
                         Candidate {
                             subsets: (fi, mi, bi),
@@ -295,7 +355,11 @@ pub fn best_splits(
                 }
             }
             if prune && full {
-                let ub2 = scorer.score(&front[top_front], &lazy(top_mid, Lane::Middle), &bf);
+                let ub2 = scorer.score(
+                    &lazy(top_front, Lane::Front),
+                    &lazy(top_mid, Lane::Middle),
+                    &bf,
+                );
                 if ub2 <= floor {
                     continue;
                 }
@@ -310,7 +374,7 @@ pub fn best_splits(
                 } else {
                     if prune
                         && best.len() == top
-                        && scorer.score(&front[top_front], &mf, &bf) <= floor
+                        && scorer.score(&lazy(top_front, Lane::Front), &mf, &bf) <= floor
                     {
                         continue;
                     }
@@ -344,7 +408,7 @@ pub fn best_splits(
                     continue;
                 }
                 stats.scored += 1;
-                let e = scorer.score(&front[fi], &mf, &bf);
+                let e = scorer.score(&lazy(fi, Lane::Front), &mf, &bf);
                 offer(
                     Candidate {
                         subsets: (fi, mi, bi),

@@ -28,7 +28,7 @@ from importlib.resources import files
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from thirteen import _core
-from thirteen._core import Arrangement, Card, LaneTables, SpecialHand
+from thirteen._core import Arrangement, Card, Declaration, LaneTables, SpecialHand
 from thirteen.rules import PRESET_NAMES, RuleSet
 
 __all__ = [
@@ -60,7 +60,7 @@ def _shipped_counts(rules: RuleSet) -> Optional[Dict[str, Any]]:
     path = files("thirteen") / "tables" / f"{rules.name}.json.gz"
     if not path.is_file():
         return None
-    data = json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))
+    data: Dict[str, Any] = json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))
     if data.get("format") != TABLES_FORMAT:
         return None
     built = data["rules"]
@@ -135,7 +135,7 @@ class Solution:
         """Whether the solution declares a special hand."""
         return self.arrangement is None
 
-    def submission(self) -> Any:
+    def submission(self) -> Union[Arrangement, Declaration]:
         """What to submit to :func:`thirteen.settle`: the arrangement, or a
         :class:`thirteen.Declaration` of the special."""
         if self.arrangement is not None:
@@ -316,7 +316,8 @@ def complete(
         banker=as_banker,
         limit=limit,
     )
-    return [Hint(a, None, label(a, rules), e) for a, _, e in choices]
+    # A completion is always an arrangement, never a declaration.
+    return [Hint(a, None, label(a, rules), e) for a, _, e in choices if a is not None]
 
 
 def solve_batch(

@@ -2,14 +2,19 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: test rust-test python-test lint bench
+.PHONY: test rust-test python-test lint typecheck docs bench wheel
 
-## Every test: Rust formatting, lints and tests, then pytest against the installed package.
-test: lint rust-test python-test
+## Every test: Rust formatting, lints and tests, the type check, pytest against the
+## installed package, and the documentation site built with warnings as errors.
+test: lint typecheck rust-test python-test docs
 
 lint:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
+
+## The package under mypy --strict ([tool.mypy] in pyproject.toml reads python/).
+typecheck:
+	$(PY) -m mypy -p thirteen --strict
 
 rust-test:
 	cargo test --workspace
@@ -17,7 +22,21 @@ rust-test:
 python-test:
 	$(PY) -m pytest
 
+## The documentation site (mkdocs.yml, docs/) into site/; any warning fails the build
+## (no --quiet: it would hide the warnings that --strict counts).
+docs:
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
+
 ## Benchmarks: pytest-benchmark (core vs reference) and the Rust criterion bench.
 bench:
 	$(PY) -m pytest benches --benchmark-only
 	cargo bench -p thirteen-core
+
+## The release wheel and sdist into dist/: linked against glibc 2.17 through zig, so the
+## wheel honestly carries manylinux2014 (manylinux_2_17); auditwheel checks the tag.
+## Needs the `release` extra: $(VENV)/bin/pip install maturin ziglang auditwheel
+wheel:
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/maturin build --release --zig \
+		--compatibility manylinux2014 --out dist
+	$(VENV)/bin/maturin sdist --out dist
+	$(VENV)/bin/auditwheel show dist/thirteen-*manylinux*.whl

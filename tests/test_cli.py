@@ -327,3 +327,19 @@ def test_broken_pipe_is_quiet() -> None:
         shell=True, capture_output=True, text=True, timeout=300,
     )
     assert "Broken pipe" not in r.stderr and "Traceback" not in r.stderr
+
+
+def test_score_rules_file_is_used_when_the_table_names_none(tmp_path: Path) -> None:
+    # A rule file with a scoop bonus of 5 instead of kaixin's doubling: lanes 1 + 2 + 1
+    # (kaixin: front pair 1, middle full house 2, back full house 1), then +5 for the scoop.
+    (tmp_path / "house.toml").write_text('base = "kaixin"\nscoop = { kind = "bonus", units = 5 }\n')
+    table = {"players": [
+        {"front": "Ah Ad Kc", "middle": "Jh Jd Jc 5s 5h", "back": "Qs Qh Qd 9c 9d"},
+        {"front": "Kh 7d 3c", "middle": "Th Td 6c 6s 2c", "back": "Tc Ts 8h 8c 4d"},
+    ]}
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(table))
+    data = json_only(run("score", str(path), "--rules-file", str(tmp_path / "house.toml"), "--json"))
+    assert data["totals"] == [9, -9]
+    data = json_only(run("score", str(path), "--json"))  # kaixin: (1 + 2 + 1) × 2
+    assert data["totals"] == [8, -8]

@@ -32,11 +32,14 @@ def load_table(path: str) -> Dict[str, Any]:
     return data
 
 
-def settle_table(data: Dict[str, Any], default_rules: str) -> Dict[str, Any]:
+def settle_table(data: Dict[str, Any], default_rules: RuleSet) -> Dict[str, Any]:
     """Settles a table file's data: ``Settlement.to_dict()`` plus ``"rules"`` (the rule
-    set's name) and ``"money"`` when the file gives a ``stake`` or a ``rake``."""
+    set's name) and ``"money"`` when the file gives a ``stake`` or a ``rake``. The file's
+    ``"rules"`` (a preset name or a rule-set object) wins over ``default_rules``."""
     spec = data.get("rules", default_rules)
-    if isinstance(spec, str):
+    if isinstance(spec, RuleSet):
+        rules = spec
+    elif isinstance(spec, str):
         if spec not in PRESET_NAMES:
             raise ThirteenError(f"unknown preset {spec!r} (presets: {', '.join(PRESET_NAMES)})")
         rules = RuleSet.preset(spec)
@@ -75,7 +78,7 @@ def settle_table(data: Dict[str, Any], default_rules: str) -> Dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """The ``score`` subcommand."""
-    d = settle_table(load_table(args.file), args.rules)
+    d = settle_table(load_table(args.file), options.rules_from(args))
     if args.json:
         print_json(d)
         return 0

@@ -15,7 +15,7 @@ from rich.console import Console
 
 import thirteen
 from thirteen.commands.play import play_round, show_round
-from thirteen.commands.render import Screen, lane_name, lanes_label
+from thirteen.commands.render import Screen, lane_name
 from thirteen.rules import RuleSet
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -80,10 +80,10 @@ def test_glyphs_or_letters_in_every_section() -> None:
         assert card.search(deal) and card.search(lanes)
 
 
-def test_lane_names_read_front_to_back() -> None:
+def test_lane_names() -> None:
     rules = RuleSet.preset("kaixin")
     a = thirteen.Arrangement.parse("Ah Ad Kc | Jh Jd Jc 5s 5h | Qs Qh Qd 9c 9d", rules)
-    assert lanes_label(a.values(rules)) == "pair of aces / full house / full house"
+    assert [lane_name(v) for v in a.values(rules)] == ["pair of aces", "full house", "full house"]
     assert lane_name(thirteen.evaluate("Ks 7d 3c", rules)) == "king high"
     assert lane_name(thirteen.evaluate("7s 7d 7c", rules)) == "three sevens"
 

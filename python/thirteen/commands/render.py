@@ -28,7 +28,6 @@ __all__ = [
     "category_name",
     "foul_reason",
     "lane_name",
-    "lanes_label",
     "print_json",
     "seat_name",
     "signed",
@@ -65,12 +64,6 @@ def lane_name(value: HandValue) -> str:
     if key == "three_of_a_kind":
         return f"three {first}"
     return f"{first} high"
-
-
-def lanes_label(values: Sequence[HandValue]) -> str:
-    """What an arrangement plays, front → middle → back:
-    ``"pair of kings / straight / straight"``."""
-    return " / ".join(lane_name(v) for v in values)
 
 
 def foul_reason(arrangement: Arrangement, rules: Optional[RuleSet]) -> Optional[str]:

@@ -28,9 +28,12 @@ class PlayedRound:
     """A dealt, arranged and settled round, as the command shows it.
 
     Attributes:
-        rules: the rule set; deal: the deal (seeded or not); kept: each seat's 13 kept
-        cards; submissions: each seat's arrangement or declaration; settlement: the
-        result; you: the seat a person played, or ``None``.
+        rules: the rule set.
+        deal: the deal (seeded or not).
+        kept: each seat's 13 kept cards (of 16 under 多三张).
+        submissions: each seat's arrangement or declaration.
+        settlement: the result.
+        you: the seat a person played, or ``None``.
     """
 
     rules: RuleSet

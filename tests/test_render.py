@@ -128,3 +128,11 @@ def test_on_a_pseudo_terminal_colour_keeps_the_layout() -> None:
     rows = lane_rows(text)
     assert len(rows) == 12
     assert len({row.index(re.search(r"front|middle|back", row).group()) for row in rows}) == 1  # type: ignore[union-attr]
+
+
+def test_simulate_shows_progress_with_rate_and_eta_on_a_terminal() -> None:
+    shown = ANSI.sub("", _pty_run(["simulate", "-n", "40", "--seed", "1", "--strategies", "greedy"], {}))
+    assert "rounds/s" in shown and "ETA" in shown and "/40" in shown
+    assert "40 rounds of kaixin" in shown  # then the summary
+    quiet = ANSI.sub("", _pty_run(["simulate", "-n", "5", "--seed", "1", "--quiet"], {}))
+    assert "rounds/s" not in quiet and "5 rounds of kaixin" in quiet

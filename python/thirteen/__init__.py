@@ -46,6 +46,7 @@ from thirteen._core import (
     swap_cards,
     validate_hand,
 )
+from thirteen.aliases import CardsLike, PlayerId, Submission
 from thirteen.errors import (
     CardError,
     CountError,
@@ -76,6 +77,9 @@ from thirteen.table import (
 
 __all__ = [
     "__version__",
+    "CardsLike",
+    "PlayerId",
+    "Submission",
     "Arrangement",
     "Card",
     "Category",

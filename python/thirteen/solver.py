@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from thirteen import _core
-from thirteen._core import Arrangement, Card, LaneTables, SpecialHand
+from thirteen._core import Arrangement, Card, Declaration, LaneTables, SpecialHand
 from thirteen.rules import RuleSet
 from thirteen.table_store import lane_tables
 
@@ -92,7 +92,7 @@ class Solution:
         """Whether the solution declares a special hand."""
         return self.arrangement is None
 
-    def submission(self) -> Any:
+    def submission(self) -> Union[Arrangement, Declaration]:
         """What to submit to :func:`thirteen.settle`: the arrangement, or a
         :class:`thirteen.Declaration` of the special."""
         if self.arrangement is not None:
@@ -279,7 +279,8 @@ def complete(
         banker=as_banker,
         limit=limit,
     )
-    return [Hint(a, None, label(a, rules), e) for a, _, e in choices]
+    # A completion is always an arrangement, never a declaration.
+    return [Hint(a, None, label(a, rules), e) for a, _, e in choices if a is not None]
 
 
 def solve_batch(

@@ -14,7 +14,7 @@ from thirteen.rules import PRESET_NAMES, RuleSet
 from thirteen.training import DEFAULTS, train
 
 
-def add_parser(sub: Any) -> None:
+def register(sub: Any) -> None:
     """Registers ``train`` on the ``thirteen`` command's subparsers."""
     p = sub.add_parser(
         "train",

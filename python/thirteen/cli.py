@@ -23,6 +23,7 @@ from typing import Any, Dict, List, Optional, Sequence, TextIO
 import thirteen
 from thirteen.errors import ThirteenError
 from thirteen.rules import PRESET_NAMES, RuleSet
+from thirteen.server.cli import add_serve_parser
 
 LANES = ("front", "middle", "back")
 
@@ -543,6 +544,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="hand values, fouls and lane comparison on fixed hands")
     common(p, players=False)
     p.set_defaults(func=cmd_demo)
+
+    add_serve_parser(sub)
     return parser
 
 

@@ -144,7 +144,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         ws_max_size=16 * 1024,
         ws_ping_interval=20.0,
-        ws="websockets",
+        ws="websockets-sansio",
         lifespan="on",
     )
     uvicorn.Server(config).run(sockets=[sock])

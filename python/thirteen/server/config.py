@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Union
 
+import zlib
+
 import msgspec
 
 from thirteen import RuleSet, Table
@@ -31,8 +33,9 @@ class RoomConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
         pause_seconds: the pause between rounds (to watch the reveal).
         grace_seconds: a seated person offline this long between rounds is stood up
             before the next deal.
-        seed: rounds are dealt with seed ``seed + round number`` (reproducible rooms,
-            for tests and replays); ``None``: the secure random source.
+        seed: rounds are dealt with :meth:`round_seed` (reproducible rooms, for tests and
+            replays: anyone who knows it knows every hand, so never in play for money);
+            ``None``: the secure random source.
         money_ladder / points_ladder: the level ladders (RULES.md 8).
     """
 
@@ -51,6 +54,14 @@ class RoomConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     seed: Optional[int] = None
     money_ladder: str = "bianfeng-money"
     points_ladder: str = "bianfeng-points"
+
+    def round_seed(self, room: str, number: int) -> Optional[int]:
+        """The seed of round ``number`` (1, 2, ...) of ``room``: ``seed + number +
+        crc32(room) * 2**32`` modulo 2**64, so that rooms deal differently; ``None``
+        without a seed."""
+        if self.seed is None:
+            return None
+        return (self.seed + number + (zlib.crc32(room.encode("utf-8")) << 32)) % 2**64
 
     def rule_set(self) -> RuleSet:
         """The :class:`RuleSet` (RuleSetError when invalid)."""

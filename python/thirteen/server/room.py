@@ -410,8 +410,7 @@ class Room:
         if len(table.players) < 2 or len(table.players) not in table.rules.players:
             return False
         number = table.rounds_played + 1
-        seed = None if self.config.seed is None else (self.config.seed + number) % 2**64
-        rnd = table.start_round(seed=seed)
+        rnd = table.start_round(seed=self.config.round_seed(self.id, number))
         limit = self.config.swap_seconds if rnd.phase == "swap" else self.config.arrange_seconds
         self.deadline = now + limit
         await self.commit()

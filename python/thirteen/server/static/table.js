@@ -128,6 +128,7 @@ function onState(st) {
   const handText = r && r.hand ? `${r.number}|${r.phase}|${r.hand}` : "";
   if (handText !== S.handText) {
     S.handText = handText;
+    if (handText && r.phase !== "swap" && S.revealedRound !== r.number) $("reveal").hidden = true;
     S.hand = r && r.hand ? r.hand.split(" ") : [];
     S.lanes = { front: [], middle: [], back: [] };
     S.selected = new Set();
@@ -310,6 +311,7 @@ function onResult(f) {
   const box = $("reveal-table");
   const events = $("reveal-events");
   $("reveal").hidden = false;
+  S.revealedRound = f.round;
   $("reveal-title").textContent = `Round ${f.round}: the reveal`;
   box.innerHTML = ""; events.innerHTML = "";
   const token = ++S.reveal;
@@ -400,7 +402,7 @@ function log(text) {
 setInterval(() => {
   if (S.clockLeft === null || S.clockLeft === undefined) { $("clock").textContent = ""; return; }
   const left = Math.max(0, S.clockLeft - (performance.now() - S.clockAt) / 1000);
-  $("clock").textContent = `⏱ ${Math.ceil(left)} s`;
+  $("clock").textContent = `${Math.ceil(left)} s left`;
 }, 250);
 
 document.querySelectorAll(".lane").forEach((el) => { el.onclick = () => setActive(el.dataset.lane); });

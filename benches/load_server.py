@@ -140,6 +140,15 @@ async def run(url: str, bots: int, tables: int, seconds: float) -> dict:
     }
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux ``/proc``; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--bots", type=int, default=int(os.environ.get("THIRTEEN_LOAD_BOTS", 400)))
@@ -156,9 +165,10 @@ def main(argv=None) -> int:
              "--rate", "100", "--burst", "200"],
         ).start()
         try:
-            t0 = time.process_time()
+            t0, s0 = time.process_time(), cpu_seconds(server.proc.pid)
             report = asyncio.run(run(server.ws, args.bots, args.tables, args.seconds))
             report["bots_cpu_seconds"] = round(time.process_time() - t0, 2)
+            report["server_cpu_seconds"] = round(cpu_seconds(server.proc.pid) - s0, 2)
         finally:
             server.stop()
         crashed = [line for line in server.output if "Traceback" in line or "ERROR" in line]
@@ -172,7 +182,8 @@ def main(argv=None) -> int:
             f"{report['bots']} bots on {report['tables']} tables for {report['seconds']} s: "
             f"{report['rounds']} rounds ({report['rounds_per_second']} rounds/s), "
             f"{report['messages']} actions, latency p50 {lat['p50']} ms, p99 {lat['p99']} ms, "
-            f"max {lat['max']} ms, errors {report['errors']} (ramp-up {report['ramp_seconds']} s)"
+            f"max {lat['max']} ms, errors {report['errors']} (ramp-up {report['ramp_seconds']} s; "
+            f"CPU: server {report['server_cpu_seconds']} s, bots {report['bots_cpu_seconds']} s)"
         )
         for e in report["error_samples"]:
             print("  ", e)

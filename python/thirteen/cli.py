@@ -6,6 +6,7 @@ Subcommands (one module each in :mod:`thirteen.commands`):
     score     settle submitted arrangements from a JSON file
     simulate  many rounds with chosen strategies, and a summary
     train     the ev strategy's lane tables for a preset or a rule file
+    serve     the reference game server and web table (the ``server`` extra)
     demo      hand values, fouls and lane comparison on a few fixed hands
 
 Every subcommand takes ``--json`` (JSON and nothing else on standard output) and
@@ -23,6 +24,7 @@ from typing import List, Optional
 import thirteen
 from thirteen.commands import demo, play, score, simulate, solve, train
 from thirteen.errors import ThirteenError
+from thirteen.server.cli import add_serve_parser
 
 __all__ = ["build_parser", "main"]
 
@@ -38,8 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=thirteen.__version__)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for command in (play, solve, score, simulate, train, demo):
-        command.register(sub)
+from thirteen.server.cli import add_serve_parser
     return parser
 
 

@@ -80,7 +80,8 @@ def main(argv: Sequence[str] = ()) -> int:
     ours = our_plays(hands, rules, args.strategy, args.samples)
     took = time.process_time() - start
     mean, half, n = match(ours, theirs, rules)
-    same = sum(str(o) == str(t) for o, t in zip(ours, theirs)) / len(ours)
+    lanes = lambda a: tuple(frozenset(str(c) for c in lane) for lane in (a.front, a.middle, a.back))  # noqa: E731
+    same = sum(lanes(o) == lanes(t) for o, t in zip(ours, theirs)) / len(ours)
     print(f"{args.strategy} vs cpoker, western-2-4 heads-up, {n} deals duplicate: "
           f"{mean:+.4f} ± {half:.4f} points/hand; same play as cpoker on {same:.1%} of hands; "
           f"arranging took {took:.1f} s CPU ({platform.processor() or platform.machine()})")

@@ -40,7 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=thirteen.__version__)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-from thirteen.server.cli import add_serve_parser
+    for command in (play, solve, score, simulate, train, demo):
+        command.register(sub)
+    add_serve_parser(sub)
     return parser
 
 

@@ -104,7 +104,7 @@ class Solution:
 @dataclass(frozen=True)
 class Hint:
     """One hint (牌型提示): an arrangement or a special declaration, labelled by what it
-    plays (``"flush / two pair / pair of queens"``, back / middle / front), with its
+    plays (``"pair of queens / two pair / flush"``, front / middle / back), with its
     expected units."""
 
     arrangement: Optional[Arrangement]
@@ -114,8 +114,8 @@ class Hint:
 
 
 def label(arrangement: Arrangement, rules: Optional[RuleSet] = None) -> str:
-    """What an arrangement plays, back / middle / front: ``"flush / two pair / pair of
-    queens"`` (the 5-card lanes by category, the front with its rank)."""
+    """What an arrangement plays, front / middle / back: ``"pair of queens / two pair /
+    flush"`` (the 5-card lanes by category, the front with its rank)."""
     front, middle, back = arrangement.values(rules)
     v = front
     rank_name = str(v).split(", ", 1)[1] if ", " in str(v) else ""
@@ -125,7 +125,7 @@ def label(arrangement: Arrangement, rules: Optional[RuleSet] = None) -> str:
         front_text = f"pair of {rank_name}"
     else:
         front_text = f"three {rank_name}"
-    return f"{back.category.key.replace('_', ' ')} / {middle.category.key.replace('_', ' ')} / {front_text}"
+    return f"{front_text} / {middle.category.key.replace('_', ' ')} / {back.category.key.replace('_', ' ')}"
 
 
 def _context(rules: RuleSet, players: int, banker: Optional[bool]) -> bool:

@@ -20,7 +20,8 @@ DRAGON = "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac"
 #: The names docs/cards.md lists as the package's only.
 ONLY_IN_PACKAGE = {
     "RuleSet", "evaluate_batch", "settle_batch", "solve_batch", "solve", "hints", "complete",
-    "lane_tables", "build_tables", "Round", "Table", "Ladder", "level_change",
+    "lane_tables", "build_tables", "train", "TableSet", "TablesWarning", "register_tables",
+    "clear_table_cache", "Round", "Table", "Ladder", "level_change",
     # "the errors and type aliases"; and the types those functions return
     "Solution", "Hint", "LaneTables", "RoundResult", "TablePlayer", "TableRoundReport",
     "LevelChange", "LevelInfo", "ThirteenError", "CardError", "CountError",

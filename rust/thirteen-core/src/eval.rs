@@ -14,11 +14,16 @@
 //!   `2 × 3` when `wheel = low` and `2 × 12 − 1` (between king-high and ace-high) when `second`.
 //! * flush: five 4-bit nibbles, `rank index + 1` high to low (a flush may hold a pair with the
 //!   extra-diamonds deck).
+//!
+//! [`evaluate5`] and [`evaluate3`] read the values from the tables of [`crate::eval_table`];
+//! [`evaluate5_reference`] and [`evaluate3_reference`] compute them straightforwardly from rank
+//! masks, fill those tables and serve as the test oracle.
 
 use std::fmt;
 
 use crate::card::{Card, DeckKind, Rank};
 use crate::error::{Error, Result};
+use crate::eval_table::{card_key, tables};
 
 /// Where the wheel `A 2 3 4 5` ranks among straights (RULES.md 3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -264,10 +269,18 @@ const fn build_tables(wheel: Wheel) -> [[u32; 8192]; 2] {
 static TABLE_LOW: [[u32; 8192]; 2] = build_tables(Wheel::Low);
 static TABLE_SECOND: [[u32; 8192]; 2] = build_tables(Wheel::Second);
 
-/// Evaluates five cards (RULES.md 3). Duplicates (extra deck) are allowed; the caller checks
-/// them against the deck.
+/// Evaluates five cards (RULES.md 3) by table lookup ([`crate::eval_table`]). Duplicates
+/// (extra deck) are allowed; the caller checks them against the deck. Equals
+/// [`evaluate5_reference`] for any five card codes.
 #[inline]
 pub fn evaluate5(cards: &[Card; 5], wheel: Wheel) -> HandValue {
+    let key = cards.iter().fold(0, |key, &c| key + card_key(c));
+    tables().value5(key, wheel)
+}
+
+/// Evaluates five cards (RULES.md 3) from their rank masks: the straightforward evaluator that
+/// fills the lookup tables and checks them. Duplicates (extra deck) are allowed.
+pub fn evaluate5_reference(cards: &[Card; 5], wheel: Wheel) -> HandValue {
     let c = cards.map(|c| c.code());
     let suited = ((c[0] ^ c[1]) | (c[0] ^ c[2]) | (c[0] ^ c[3]) | (c[0] ^ c[4])) & 3 == 0;
     let (mut m1, mut m2, mut m3, mut m4, mut m5) = (0u16, 0u16, 0u16, 0u16, 0u16);
@@ -319,9 +332,17 @@ fn paired(m1: u16, m2: u16, m3: u16, m4: u16, m5: u16, suited: bool, c: &[u8; 5]
     }
 }
 
-/// Evaluates a 3-card front (RULES.md 3): high card, one pair or three of a kind only.
+/// Evaluates a 3-card front (RULES.md 3): high card, one pair or three of a kind only, by
+/// table lookup ([`crate::eval_table`]). Equals [`evaluate3_reference`] for any three cards.
 #[inline]
 pub fn evaluate3(cards: &[Card; 3]) -> HandValue {
+    let key = cards.iter().fold(0, |key, &c| key + card_key(c));
+    tables().value3(key)
+}
+
+/// Evaluates a 3-card front (RULES.md 3) from its rank masks: the straightforward evaluator
+/// that fills the lookup table and checks it.
+pub fn evaluate3_reference(cards: &[Card; 3]) -> HandValue {
     let (mut m1, mut m2, mut m3) = (0u32, 0u32, 0u32);
     for card in cards {
         let b = 1u32 << card.rank_index();

@@ -10,6 +10,7 @@ pub mod card;
 pub mod deal;
 pub mod error;
 pub mod eval;
+pub mod eval_table;
 pub mod rules;
 pub mod score;
 pub mod solve;

@@ -11,7 +11,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rs_poker::core::Rankable;
-use thirteen_core::eval::{evaluate3_reference, evaluate5_reference};
+use thirteen_core::eval::{evaluate3_reference, evaluate5_reference, evaluate_batch};
 use thirteen_core::eval_table::{evaluate_subsets13, FIVES_OF_13, THREES_OF_13};
 use thirteen_core::score::{settle, Submission, TableArgs};
 use thirteen_core::solve::{
@@ -107,6 +107,12 @@ fn bench_eval(c: &mut Criterion<CpuTime>) {
             },
         );
     }
+    let codes: Vec<u8> = hands.iter().flatten().map(|c| c.code()).collect();
+    group.bench_with_input(
+        BenchmarkId::new("checked_batch", "Low"),
+        &codes,
+        |b, codes| b.iter(|| evaluate_batch(black_box(codes), 5, Wheel::Low, DeckKind::Standard)),
+    );
     group.bench_with_input(BenchmarkId::new("reference", "Low"), &hands, |b, hands| {
         b.iter(|| {
             let mut acc = 0u32;

@@ -69,8 +69,8 @@ fn suited(key: u32) -> bool {
 
 // Row displacement parameters: rows of 2^SHIFT sums; ROWS and SLOTS are powers of two so that
 // masked indices need no bounds checks. Sums of five are below 5 × 94,545 < 3,694 × 2^7 and
-// those of three below 3 × 94,545 < 554 × 2^9; the packed tables use 7,071 of 8,192 slots and
-// 663 of 1,024 (checked when built).
+// those of three below 3 × 94,545 < 554 × 2^9; the packed rows reach slot 7,200 of 8,192 and
+// 662 of 1,024 (checked when built).
 const SHIFT5: u32 = 7;
 const ROWS5: usize = 4096;
 const SLOTS5: usize = 8192;

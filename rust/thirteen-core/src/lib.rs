@@ -10,6 +10,7 @@ pub mod card;
 pub mod deal;
 pub mod error;
 pub mod eval;
+pub mod eval_table;
 pub mod lanes;
 pub mod model;
 pub mod rules;

@@ -152,9 +152,14 @@ fn arrangement_of(splits: &HandSplits, c: &Candidate) -> Arrangement {
     })
 }
 
+/// Expected units of declaring a special worth `units` at this table.
+fn special_expected_units(units: i64, rules: &Rules, ctx: Context) -> f64 {
+    units as f64 * ctx.opponents_met(rules) as f64
+}
+
 /// Expected units of declaring `special` at this table.
 pub fn special_expected(special: &SpecialHand, rules: &Rules, ctx: Context) -> f64 {
-    special.units as f64 * ctx.opponents_met(rules) as f64
+    special_expected_units(special.units, rules, ctx)
 }
 
 /// Solves 13 cards with the `ev` strategy; `top` also returns the runners-up (best first).
@@ -326,8 +331,14 @@ pub fn solve_ev_keep(
         special: None,
         expected: e,
     };
-    // A special held by some 13 of the cards, when declaring it beats the split.
-    if rules.special_units.iter().any(|&u| u > 0) {
+    // A special held by some 13 of the cards, when declaring it beats the split. Skipped
+    // when no recognised special could beat it, or when only the dragons are recognised
+    // and the cards lack one of the 13 ranks.
+    let most = rules.special_units.iter().copied().max().unwrap_or(0);
+    let most = special_expected_units(most, rules, ctx);
+    let dragons_only = rules.special_units[2..].iter().all(|&u| u <= 0);
+    let ranks = dealt.iter().fold(0u16, |m, c| m | 1 << c.rank_index());
+    if most > choice.expected && (!dragons_only || ranks == 0x1fff) {
         let drops: Vec<u32> = if n == 16 {
             three.clone()
         } else {

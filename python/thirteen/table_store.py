@@ -131,8 +131,12 @@ class TableSet:
 
     @property
     def digest(self) -> str:
-        """:func:`key_digest` of :attr:`key`."""
-        return key_digest(self.key)
+        """:func:`key_digest` of :attr:`key` (computed once)."""
+        cached = self.__dict__.get("_digest")
+        if cached is None:
+            cached = key_digest(self.key)
+            self.__dict__["_digest"] = cached
+        return str(cached)
 
     def group(self, players: int) -> Optional[SizeTables]:
         """The tables of table size ``players`` (``None`` when not trained)."""
@@ -201,7 +205,7 @@ class TableSet:
 
 
 _LOCK = threading.Lock()
-_CACHE: "OrderedDict[Tuple[str, int, str], LaneTables]" = OrderedDict()
+_CACHE: "OrderedDict[Tuple[str, int], LaneTables]" = OrderedDict()
 _REGISTERED: Dict[str, TableSet] = {}
 _SHIPPED: Optional[Dict[str, TableSet]] = None
 _WARNED: set = set()
@@ -242,10 +246,20 @@ def _distance(a: Dict[str, Any], b: Dict[str, Any]) -> int:
     return sum(_WEIGHT.get(k, 10 if k != "specials" and k != "special_tiers" else 1) for k in PLAY_KEYS if a[k] != b[k])
 
 
+def _play(rules: RuleSet) -> Tuple[Dict[str, Any], str]:
+    """``rules``' play key and its digest, computed once per rule set object (kept in its
+    ``__dict__``, as ``functools.cached_property`` keeps values, so ``solve`` pays a lookup)."""
+    cached = rules.__dict__.get("_thirteen_play")
+    if cached is None:
+        key = play_key(rules)
+        cached = (key, key_digest(key))
+        rules.__dict__["_thirteen_play"] = cached
+    return cached  # type: ignore[no-any-return]
+
+
 def _source(rules: RuleSet) -> Tuple[TableSet, bool]:
     """The table set serving ``rules`` and whether it is exact."""
-    key = play_key(rules)
-    digest = key_digest(key)
+    key, digest = _play(rules)
     with _LOCK:
         mine = _REGISTERED.get(digest)
     if mine is not None:
@@ -267,25 +281,25 @@ def lane_tables(rules: Optional[RuleSet] = None, players: int = 4) -> LaneTables
     rule set's play key and the nearest shipped ones are used.
     """
     rules = rules if rules is not None else RuleSet.default()
-    ts, exact = _source(rules)
-    digest = key_digest(play_key(rules))
-    if not exact and digest not in _WARNED:
-        _WARNED.add(digest)
-        differ = [k for k in PLAY_KEYS if play_key(rules)[k] != ts.key[k]]
-        warnings.warn(
-            f"no lane tables were trained for rule set {rules.name!r} (play key {digest}); "
-            f"using the {ts.name!r} tables, which differ in {', '.join(differ)}. "
-            "`thirteen train --rules FILE --out FILE` builds exact ones "
-            "(load them with thirteen.register_tables(thirteen.TableSet.load(FILE))).",
-            TablesWarning,
-            stacklevel=3,
-        )
-    cache_key = (digest, players, ts.digest)
+    key, digest = _play(rules)
+    cache_key = (digest, players)
     with _LOCK:
         hit = _CACHE.get(cache_key)
         if hit is not None:
             _CACHE.move_to_end(cache_key)
             return hit
+    ts, exact = _source(rules)
+    if not exact and digest not in _WARNED:
+        _WARNED.add(digest)
+        differ = [k for k in PLAY_KEYS if key[k] != ts.key[k]]
+        warnings.warn(
+            f"no lane tables were trained for rule set {rules.name!r} (play key {digest}); "
+            f"using the {ts.name!r} tables, which differ in {', '.join(differ)}. "
+            "`thirteen train --rules-file FILE --out TABLES` builds exact ones "
+            "(load them with thirteen.register_tables(thirteen.TableSet.load(TABLES))).",
+            TablesWarning,
+            stacklevel=3,
+        )
     built = ts.lane_tables(rules, players)
     with _LOCK:
         _CACHE[cache_key] = built

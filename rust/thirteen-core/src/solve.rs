@@ -69,7 +69,27 @@ pub fn ev_candidates_with(
     top: usize,
     distinct: bool,
 ) -> Vec<Candidate> {
-    let mut stats = SearchStats::default();
+    ev_candidates_counted(
+        splits,
+        rules,
+        tables,
+        ctx,
+        top,
+        distinct,
+        &mut SearchStats::default(),
+    )
+}
+
+/// As [`ev_candidates_with`], counting what the search looked at into `stats`.
+pub fn ev_candidates_counted(
+    splits: &HandSplits,
+    rules: &Rules,
+    tables: &LaneTables,
+    ctx: Context,
+    top: usize,
+    distinct: bool,
+    stats: &mut SearchStats,
+) -> Vec<Candidate> {
     best_splits(
         13,
         splits.five_values(),
@@ -79,7 +99,7 @@ pub fn ev_candidates_with(
         ctx,
         top,
         distinct,
-        &mut stats,
+        stats,
     )
 }
 
@@ -94,18 +114,8 @@ pub fn ev_check(
 ) -> (f64, f64, usize, usize) {
     let splits = HandSplits::new(cards, rules.wheel);
     let mut stats = SearchStats::default();
-    let pruned = best_splits(
-        13,
-        splits.five_values(),
-        splits.three_values(),
-        rules,
-        tables,
-        ctx,
-        1,
-        false,
-        &mut stats,
-    )[0]
-    .expected;
+    let pruned =
+        ev_candidates_counted(&splits, rules, tables, ctx, 1, false, &mut stats)[0].expected;
     let full = ev_all(&splits, rules, tables, ctx)
         .iter()
         .map(|c| c.expected)

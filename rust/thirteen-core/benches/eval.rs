@@ -33,6 +33,18 @@ fn random_hands(n: usize) -> Vec<[Card; 5]> {
         .collect()
 }
 
+/// `n` random 13-card hands of the standard deck.
+fn random_hands13(n: usize, seed: u64) -> Vec<[Card; 13]> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut deck = DeckKind::Standard.cards();
+    (0..n)
+        .map(|_| {
+            deck.shuffle(&mut rng);
+            deck[..13].try_into().unwrap()
+        })
+        .collect()
+}
+
 fn random_arrangements(n: usize) -> Vec<Arrangement> {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let mut deck = DeckKind::Standard.cards();
@@ -143,14 +155,7 @@ fn bench_eval(c: &mut Criterion<CpuTime>) {
 /// tables, and one subset at a time with the table and the reference evaluators; time per
 /// element is time per hand.
 fn bench_subsets(c: &mut Criterion<CpuTime>) {
-    let mut rng = ChaCha8Rng::seed_from_u64(17);
-    let mut deck = DeckKind::Standard.cards();
-    let hands: Vec<[Card; 13]> = (0..64)
-        .map(|_| {
-            deck.shuffle(&mut rng);
-            deck[..13].try_into().unwrap()
-        })
-        .collect();
+    let hands = random_hands13(64, 17);
     let pick = |h: &[Card; 13], mask: u32| -> Vec<Card> {
         (0..13)
             .filter(|i| mask & (1 << i) != 0)
@@ -263,14 +268,7 @@ fn bench_settle(c: &mut Criterion) {
 }
 
 fn bench_splits(c: &mut Criterion) {
-    let mut rng = ChaCha8Rng::seed_from_u64(5);
-    let mut deck = DeckKind::Standard.cards();
-    let hands: Vec<[Card; 13]> = (0..64)
-        .map(|_| {
-            deck.shuffle(&mut rng);
-            deck[..13].try_into().unwrap()
-        })
-        .collect();
+    let hands = random_hands13(64, 5);
     let mut group = c.benchmark_group("splits");
     group.throughput(Throughput::Elements(hands.len() as u64));
     group.bench_function("evaluate_and_walk_72072", |b| {

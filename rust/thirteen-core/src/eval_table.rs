@@ -109,7 +109,7 @@ impl Tables {
     }
 }
 
-/// The tables, built at first use (about a millisecond).
+/// The tables, built at first use (a few milliseconds).
 #[inline]
 pub fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
@@ -149,15 +149,28 @@ fn displace<const ROWS: usize>(sums: &[u32], shift: u32, slots: usize) -> Box<[u
     }
     let mut order: Vec<usize> = (0..ROWS).filter(|&r| !rows[r].is_empty()).collect();
     order.sort_by_key(|&r| (std::cmp::Reverse(rows[r].len()), r));
-    let mut taken = vec![false; slots + (1 << shift)];
+    // Taken slots, one bit each. A row's offset is the lowest at which all its columns are
+    // free: when column `c` lands on a taken slot, the offsets up to the next free slot after
+    // it fail on `c` too and are skipped.
+    let mut taken = vec![0u64; (slots + (1 << shift)) / 64 + 1];
+    let is_taken = |taken: &[u64], i: usize| (taken[i / 64] >> (i % 64)) & 1 == 1;
+    let next_free = |taken: &[u64], mut i: usize| loop {
+        let free = !taken[i / 64] >> (i % 64);
+        if free != 0 {
+            return i + free.trailing_zeros() as usize;
+        }
+        i = (i / 64 + 1) * 64;
+    };
     let mut offsets = Box::new([0u16; ROWS]);
     for r in order {
-        let offset = (0..slots)
-            .find(|&o| rows[r].iter().all(|&c| !taken[o + c]))
-            .expect("a free offset");
+        let mut offset = 0;
+        while let Some(&c) = rows[r].iter().find(|&&c| is_taken(&taken, offset + c)) {
+            offset = next_free(&taken, offset + c) - c;
+            assert!(offset < slots, "table too small");
+        }
         for &c in &rows[r] {
-            assert!(!taken[offset + c] && offset + c < slots, "table too small");
-            taken[offset + c] = true;
+            assert!(offset + c < slots, "table too small");
+            taken[(offset + c) / 64] |= 1 << ((offset + c) % 64);
         }
         offsets[r] = offset as u16;
     }

@@ -319,13 +319,24 @@ pub fn solve_ev_keep(
         cards.sort_unstable_by(|a, b| b.cmp(a));
         cards
     };
+    // The cards of a position mask, in position order (evaluation ignores the order).
+    fn of<const K: usize>(dealt: &[Card], m: u32) -> [Card; K] {
+        let mut out = [dealt[0]; K];
+        let (mut rest, mut k) = (m, 0);
+        while rest != 0 {
+            out[k] = dealt[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+            k += 1;
+        }
+        out
+    }
     let v5: Vec<HandValue> = five
         .iter()
-        .map(|&m| crate::eval::evaluate5(&pick(m).try_into().expect("5"), rules.wheel))
+        .map(|&m| crate::eval::evaluate5(&of::<5>(dealt, m), rules.wheel))
         .collect();
     let v3: Vec<HandValue> = three
         .iter()
-        .map(|&m| crate::eval::evaluate3(&pick(m).try_into().expect("3")))
+        .map(|&m| crate::eval::evaluate3(&of::<3>(dealt, m)))
         .collect();
     let mut stats = SearchStats::default();
     let c = best_splits(n, &v5, &v3, rules, tables, ctx, 1, false, &mut stats)[0];

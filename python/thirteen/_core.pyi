@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Iterable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -233,6 +233,25 @@ def build_tables(
     iterations: int = 3,
     seed: int = 0,
 ) -> LaneTables: ...
+def train(
+    rules: RulesLike,
+    *,
+    players: int,
+    deals: int,
+    iterations: int,
+    tolerance: float,
+    seed: int,
+    warm: Optional[LaneTables] = None,
+    report: Optional[Callable[[int, int, float, float], object]] = None,
+) -> LaneTables: ...
+def _ev_scan(
+    cards: CardsLike,
+    rules: RulesLike,
+    tables: LaneTables,
+    *,
+    players: int = 4,
+    banker: bool = False,
+) -> Tuple[float, float, int, int]: ...
 def _solve(
     cards: CardsLike,
     rules: RulesLike,

@@ -60,17 +60,8 @@ from thirteen.errors import (
 from thirteen.ladder import Ladder, LevelInfo, level_change, level_for
 from thirteen.rules import RuleSet
 from thirteen.solver import Hint, Solution, complete, hints, lane_tables, solve, solve_batch
-from thirteen.table import (
-    CardNotHeldError,
-    LevelChange,
-    Round,
-    RoundResult,
-    RoundStateError,
-    Table,
-    TableError,
-    TablePlayer,
-    TableRoundReport,
-)
+from thirteen.round import CardNotHeldError, Round, RoundResult, RoundStateError
+from thirteen.table import LevelChange, Table, TableError, TablePlayer, TableRoundReport
 
 __all__ = [
     "__version__",

@@ -61,7 +61,14 @@ from thirteen.ladder import Ladder, LevelInfo, level_change, level_for
 from thirteen.rules import RuleSet
 from thirteen.solver import Hint, Solution, complete, hints, lane_tables, solve, solve_batch
 from thirteen.round import CardNotHeldError, Round, RoundResult, RoundStateError
-from thirteen.table import LevelChange, Table, TableError, TablePlayer, TableRoundReport
+from thirteen.table import (
+    LevelChange,
+    Table,
+    TableError,
+    TablePlayer,
+    TableRound,
+    TableRoundReport,
+)
 
 __all__ = [
     "__version__",
@@ -121,6 +128,7 @@ __all__ = [
     "RoundResult",
     "Table",
     "TablePlayer",
+    "TableRound",
     "TableRoundReport",
     "LevelChange",
     "RoundStateError",

@@ -36,8 +36,9 @@ Choices this module makes where RULES.md is silent:
   only with ``settle(auto_missing=True)`` (reason ``"timeout"``).
 * Escape (强退) is possible in the ``"swap"`` and ``"arrange"`` phases, also after the seat
   submitted (its submission is dropped). The remaining seats are settled as a table of
-  their own size (so a home run's ``min_players`` counts the seats still in); when the
-  rule set does not allow that size, it is settled under a copy of the rules that does.
+  their own size (under a copy of the rules that allows it when the rule set does not);
+  a home run's ``min_players`` still counts the players dealt in, as RULES.md 5 step 7
+  says.
   In banker mode an escaped banker leaves nobody to compare with: every other seat's
   result is 0. A single remaining seat has result 0 and no settlement.
 * Several seats may escape; at least one must stay. Each leaver pays separately, as
@@ -393,7 +394,7 @@ class Round(_JsonState):
         self._escaped: List[int] = []
         self._disconnected: set = set()
         self._result: Optional[RoundResult] = None
-        self._settle_rules: Dict[int, RuleSet] = {}
+        self._settle_rules: Dict[int, Any] = {}
 
     # ------------------------------------------------------------------ read-only state
 
@@ -1036,12 +1037,23 @@ class Round(_JsonState):
         )
         return solution.submission()
 
-    def _rules_for(self, m: int) -> RuleSet:
-        if m in self._rules.players:
+    def _rules_for(self, m: int) -> Any:
+        """The rules of a showdown among ``m`` of the seats dealt in: the round's rules
+        when ``m`` is a size they allow and a home run is judged alike; otherwise the
+        core's rules object for a table of ``m`` whose home run counts the players dealt
+        in (RULES.md 5 step 7), not the ``m`` still in."""
+        home_run = self._rules.home_run
+        counted = home_run.kind != "none" and self.seats >= (home_run.min_players or 0)
+        if m in self._rules.players and (not counted or m >= (home_run.min_players or 0)):
             return self._rules
         cached = self._settle_rules.get(m)
         if cached is None:
-            cached = self._rules.replace(players=[m], escape=None)
+            data = self._rules.to_dict()
+            data["players"] = [m]
+            data["escape"] = None
+            if counted:
+                data["home_run"]["min_players"] = m
+            cached = _core.Rules(json.dumps(data, sort_keys=True))
             self._settle_rules[m] = cached
         return cached
 

@@ -56,6 +56,7 @@ __all__ = [
     "RoundStateError",
     "CardNotHeldError",
     "TableError",
+    "TableRound",
     "AUTO_REASONS",
     "PHASES",
 ]
@@ -306,9 +307,9 @@ class Table(_JsonState):
         return tuple(p for p in self._seats if p is not None)
 
     @property
-    def round(self) -> Optional[Round]:
-        """The round in progress, or ``None``."""
-        return self._round
+    def round(self) -> Optional[TableRound]:
+        """The round in progress (a :class:`TableRound` view), or ``None``."""
+        return None if self._round is None else TableRound(self, self._round)
 
     @property
     def rounds_played(self) -> int:
@@ -501,9 +502,11 @@ class Table(_JsonState):
         *,
         banker: Optional[PlayerId] = None,
         stakes: Optional[Mapping[PlayerId, int]] = None,
-    ) -> Round:
+    ) -> TableRound:
         """Deals a new round to the seated players, in seat order (round seat ``i`` is the
-        ``i``-th seated player), and returns it (dealt: phase ``"swap"`` or ``"arrange"``).
+        ``i``-th seated player), and returns it (dealt: phase ``"swap"`` or ``"arrange"``)
+        as a :class:`TableRound`, whose escapes, disconnections and settlement go through
+        the table.
 
         Args:
             seed: the round's seed (``None``: secure random).
@@ -547,7 +550,7 @@ class Table(_JsonState):
         )
         rnd.deal()
         self._round = rnd
-        return rnd
+        return TableRound(self, rnd)
 
     def finish_round(self, *, auto_missing: bool = False) -> TableRoundReport:
         """Settles the current round (:meth:`Round.settle` with the balances and the room
@@ -702,3 +705,130 @@ class Table(_JsonState):
         info = self._info.pop(player)
         self._seats[info.seat] = None
         return replace(info, stand_after_round=False, disconnected=False, left=False)
+
+
+# ----------------------------------------------------------------------------- the table's round
+
+
+class TableRound:
+    """The round in progress at a :class:`Table`, as :meth:`Table.start_round` and
+    :attr:`Table.round` hand it out: a view of the table's :class:`Round` that cannot
+    put the two out of step.
+
+    It reads like a :class:`Round` (``players``, ``phase``, ``hand(seat)``,
+    ``submissions``, ``result``, ...) and plays the seats' moves on it (``give``,
+    ``finish_swap``, ``submit``, ``auto``, ``surrender``, ``hints``). The moves that
+    concern the table go through it: :meth:`escape` is :meth:`Table.leave` (强退),
+    :meth:`disconnect` / :meth:`reconnect` are :meth:`Table.disconnect` /
+    :meth:`Table.reconnect` (断线), and the round is settled only by
+    :meth:`Table.finish_round`. Seats are round seats, as in :class:`Round`.
+
+    Once its round is finished the view still reads it, but its moves raise
+    :class:`RoundStateError`: they never reach a later round.
+    """
+
+    __slots__ = ("_table", "_live")
+
+    def __init__(self, table: Table, rnd: Round) -> None:
+        self._table = table
+        self._live = rnd
+
+    def _player(self, seat: int) -> PlayerId:
+        """The player of a round seat of the table's current round (RoundStateError for
+        a finished round, ThirteenError for an unknown seat)."""
+        rnd = self._live
+        if self._table._round is not rnd:
+            raise RoundStateError(
+                "this round is over: its table has moved on", player=seat, phase=rnd.phase
+            )
+        return rnd.players[rnd._seat(seat)]
+
+    def hand(self, seat: int) -> Tuple[Any, ...]:
+        """As :meth:`Round.hand`."""
+        return self._live.hand(seat)
+
+    def hints(self, seat: int, n: int = 5) -> List[Any]:
+        """As :meth:`Round.hints`."""
+        return self._live.hints(seat, n)
+
+    def give(self, seat: int, cards: Any) -> None:
+        """As :meth:`Round.give` (换三张)."""
+        self._live.give(seat, cards)
+
+    def finish_swap(self) -> None:
+        """As :meth:`Round.finish_swap`."""
+        self._live.finish_swap()
+
+    def submit(self, seat: int, submission: Any) -> None:
+        """As :meth:`Round.submit`."""
+        self._live.submit(seat, submission)
+
+    def auto(self, seat: int, reason: str = "timeout") -> Any:
+        """As :meth:`Round.auto` (代打)."""
+        return self._live.auto(seat, reason)
+
+    def surrender(self, seat: int) -> None:
+        """As :meth:`Round.surrender`."""
+        self._live.surrender(seat)
+
+    def escape(self, seat: int) -> None:
+        """The seat's player leaves (强退): :meth:`Table.leave`.
+
+        Raises:
+            RoundStateError: the round is over, or as :meth:`Round.escape`.
+            ThirteenError: an unknown seat.
+        """
+        self._table.leave(self._player(seat))
+
+    def disconnect(self, seat: int) -> None:
+        """The seat's player disconnects (断线): :meth:`Table.disconnect`.
+
+        Raises:
+            RoundStateError: the round is over, or as :meth:`Round.disconnect`.
+        """
+        self._table.disconnect(self._player(seat))
+
+    def reconnect(self, seat: int) -> None:
+        """The seat's player is back (断线重连): :meth:`Table.reconnect`.
+
+        Raises:
+            RoundStateError: the round is over; TableError: not disconnected.
+        """
+        self._table.reconnect(self._player(seat))
+
+    def settle(self, **_: Any) -> RoundResult:
+        """Refused: a table's round is settled by :meth:`Table.finish_round`, which also
+        moves the balances, ladders and seats.
+
+        Raises:
+            TableError: always.
+        """
+        raise TableError("a table's round is settled with Table.finish_round, not settle")
+
+    def to_dict(self) -> Dict[str, Any]:
+        """As :meth:`Round.to_dict` (the round alone; save the table with
+        :meth:`Table.to_dict`)."""
+        return self._live.to_dict()
+
+    def to_json(self) -> str:
+        """As :meth:`Round.to_json`."""
+        return self._live.to_json()
+
+    def __repr__(self) -> str:
+        return f"<TableRound of {self._live!r}>"
+
+
+def _read_only(name: str) -> property:
+    def get(self: TableRound) -> Any:
+        return getattr(self._live, name)
+
+    return property(get, doc=getattr(Round, name).__doc__)
+
+
+for _name in (
+    "rules", "players", "seats", "phase", "seed", "banker", "stakes", "stake", "rake",
+    "cut_card", "cut_start", "first", "dealt_hands", "submissions", "auto_reasons",
+    "given", "surrendered", "escaped", "disconnected", "present", "missing", "result",
+):  # fmt: skip
+    setattr(TableRound, _name, _read_only(_name))
+del _name

@@ -61,9 +61,7 @@ class Out:
 def _rules(args: argparse.Namespace) -> RuleSet:
     path = getattr(args, "rules_file", None)
     if path:
-        if path.endswith(".json"):
-            return RuleSet.from_json(path)
-        return RuleSet.from_toml(path)
+        return RuleSet.load(path, None if path.lower().endswith(".json") else "toml")
     return RuleSet.preset(args.rules)
 
 

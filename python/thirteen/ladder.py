@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from importlib.resources import files
 from typing import Any, Dict, Iterable, Mapping, NoReturn, Optional, Tuple, Union
 
+from ._plain import describe, short
 from .errors import RuleSetError, ThirteenError
 
 try:
@@ -160,7 +161,7 @@ class Ladder:
                 _fail(
                     f"{where}.level",
                     f"expected {index + 1} (levels are numbered 1, 2, 3, ... lowest "
-                    f"first), got {item.level!r}",
+                    f"first), got {short(item.level)}",
                 )
             if not _is_int(item.threshold) or item.threshold < 0:
                 _fail(
@@ -395,6 +396,8 @@ def _ladder(ladder: Union[str, Ladder]) -> Ladder:
 def _parse_toml(text: str, origin: str) -> Dict[str, Any]:
     try:
         return tomllib.loads(text)
+    except RecursionError:
+        raise RuleSetError(f"invalid TOML in {origin}: nested too deep", key=None) from None
     except tomllib.TOMLDecodeError as exc:
         raise RuleSetError(f"invalid TOML in {origin}: {exc}", key=None) from exc
 
@@ -413,7 +416,7 @@ def _check_score(score: Any) -> int:
             f"score must be a whole number, got {_describe(score)}"
         ) from None
     if value < 0:
-        raise ThirteenError(f"score must be >= 0, got {value}")
+        raise ThirteenError(f"score must be >= 0, got {short(value)}")
     return value
 
 
@@ -426,5 +429,4 @@ def _listing(values: Iterable[Any]) -> str:
     return ", ".join(repr(value) for value in values)
 
 
-def _describe(value: Any) -> str:
-    return f"{type(value).__name__} {value!r}"
+_describe = describe

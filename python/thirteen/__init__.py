@@ -54,6 +54,7 @@ from thirteen.errors import (
     FouledError,
     PlayerCountError,
     RuleSetError,
+    SaveError,
     SurrenderError,
     ThirteenError,
 )
@@ -124,6 +125,7 @@ __all__ = [
     "PlayerCountError",
     "SurrenderError",
     "RuleSetError",
+    "SaveError",
     "Round",
     "RoundResult",
     "Table",

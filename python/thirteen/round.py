@@ -62,7 +62,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from thirteen import _core
+from thirteen import _core, saves
 from thirteen._core import Arrangement, Card, Declaration
 from thirteen.errors import (
     CountError,
@@ -91,7 +91,7 @@ PHASES: Tuple[str, ...] = ("new", "swap", "arrange", "settled")
 #: Why a seat was auto-arranged (代打): ran out of time, or disconnected (断线).
 AUTO_REASONS: Tuple[str, ...] = ("timeout", "disconnect")
 
-_ROUND_FORMAT = "thirteen.round/1"
+_ROUND_FORMAT = saves.ROUND_FORMAT
 
 PlayerId = Union[str, int]
 CardsLike = Union[str, Sequence[Union[Card, str]]]
@@ -126,16 +126,30 @@ class CardNotHeldError(ThirteenError):
 
 
 class _JsonState:
-    """``to_json`` / ``from_json`` over a class's ``to_dict`` / ``from_dict``."""
+    """``to_json`` / ``from_json`` over a class's ``to_dict`` / ``from_dict``, signed
+    on request (:mod:`thirteen.saves`)."""
 
-    def to_json(self) -> str:
-        """:meth:`to_dict` as JSON text."""
-        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True)  # type: ignore[attr-defined]
+    def to_json(self, key: Union[bytes, str, None] = None) -> str:
+        """:meth:`to_dict` as JSON text; with ``key`` (bytes or str), signed with
+        HMAC-SHA256 (a field ``"hmac"``) so that :meth:`from_json` with the same key
+        refuses any change.
+
+        Raises:
+            TypeError: ``key`` is not bytes or str; ValueError: an empty key.
+        """
+        return saves.encode(self.to_dict(), key)  # type: ignore[attr-defined]
 
     @classmethod
-    def from_json(cls, text: str) -> Any:
-        """The object :meth:`to_json` wrote (see ``from_dict``)."""
-        return cls.from_dict(json.loads(text))  # type: ignore[attr-defined]
+    def from_json(cls, text: Union[str, bytes], key: Union[bytes, str, None] = None) -> Any:
+        """The object :meth:`to_json` wrote (see ``from_dict``). With ``key``, only a
+        save signed with that key and unchanged since; without, a signature is ignored.
+
+        Raises:
+            SaveError: not JSON, nested too deep, a bad save (see ``from_dict``), or
+                with ``key`` a missing or wrong signature.
+            TypeError: ``text`` is not str or bytes, or ``key`` not bytes or str.
+        """
+        return cls.from_dict(saves.decode(text, key))  # type: ignore[attr-defined]
 
 
 def _cards(value: CardsLike) -> List[Card]:
@@ -150,10 +164,6 @@ def _cards(value: CardsLike) -> List[Card]:
 
 def _text(cards: Sequence[Card]) -> str:
     return _core.format_cards(list(cards)) if cards else ""
-
-
-def _parse(text: str) -> Tuple[Card, ...]:
-    return tuple(_core.parse_cards(text)) if text else ()
 
 
 def _is_int(value: Any) -> bool:
@@ -816,33 +826,7 @@ class Round(_JsonState):
             subs[seat] = sub
             auto[seat] = reason
 
-        present = list(self.present)
-        settlement, results = self._showdown(subs, present)
-        escape = self._escape_units(results, present)
-        units = [r + e for r, e in zip(results, escape)]
-        money = list(_core.money(units, self._stake, self._rake))
-        rake = [u * self._stake - m for u, m in zip(units, money)]
-        after: Optional[Tuple[int, ...]] = None
-        bankrupt: Tuple[int, ...] = ()
-        if balances is not None:
-            after = tuple(b + m for b, m in zip(balances, money))
-            bankrupt = tuple(s for s in range(n) if after[s] < floor)
-        result = RoundResult(
-            players=self._players,
-            settlement=settlement,
-            settled_seats=tuple(present),
-            results=tuple(results),
-            escape=tuple(escape),
-            units=tuple(units),
-            money=tuple(money),
-            rake=tuple(rake),
-            stake=self._stake,
-            balances=after,
-            bankrupt=bankrupt,
-            auto=tuple(auto),
-            escaped=tuple(self._escaped),
-            surrendered=tuple(sorted(self._surrendered)),
-        )
+        result = self._outcome(subs, auto, balances, floor)
         # Commit: nothing above changed the round.
         self._subs = subs
         self._auto = auto
@@ -887,49 +871,17 @@ class Round(_JsonState):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Round:
-        """The round :meth:`to_dict` wrote, in the same state.
+        """The round :meth:`to_dict` wrote, in the same state, once the save is checked:
+        its shape (:class:`thirteen.saves.RoundSave`) and that play could have reached
+        it (:mod:`thirteen.restore`: the seeded deal, the deck, phase, plays, seats and
+        result).
 
         Raises:
-            ThirteenError: not a saved round (wrong ``format``), or invalid content
-                (RuleSetError for the rules, CardError for the cards).
+            SaveError: a bad save; ``key`` names the field.
         """
-        if data.get("format") != _ROUND_FORMAT:
-            raise ThirteenError(
-                f"not a saved round (format {data.get('format')!r}, expected {_ROUND_FORMAT!r})"
-            )
-        rules = RuleSet.from_dict(data["rules"])
-        rake = data.get("rake")
-        rnd = cls(
-            rules,
-            list(data["players"]),
-            stakes=data.get("stakes"),
-            banker=data.get("banker", 0),
-            seed=data.get("seed"),
-            stake=data.get("stake", 1),
-            rake=None if rake is None else tuple(rake),
-        )
-        phase = data["phase"]
-        if phase not in PHASES:
-            raise ThirteenError(f"unknown phase {phase!r}")
-        rnd._phase = phase
-        deal = data.get("deal")
-        if deal is not None:
-            rnd._dealt = [_parse(h) for h in deal["hands"]]
-            cut = deal.get("cut_card")
-            rnd._cut_card = None if cut is None else Card(cut)
-            rnd._cut_start = deal.get("cut_start")
-            rnd._first = deal.get("first")
-        hands = data.get("hands")
-        rnd._hands = None if hands is None else [_parse(h) for h in hands]
-        rnd._given = [None if g is None else _parse(g) for g in data["given"]]
-        rnd._subs = [None if s is None else _submission_from(s, rules) for s in data["submissions"]]
-        rnd._auto = list(data["auto"])
-        rnd._surrendered = set(data["surrendered"])
-        rnd._escaped = list(data["escaped"])
-        rnd._disconnected = set(data["disconnected"])
-        result = data.get("result")
-        rnd._result = None if result is None else RoundResult.from_dict(result)
-        return rnd
+        from thirteen.restore import round_from
+
+        return round_from(cls, data)
 
     def __repr__(self) -> str:
         return (
@@ -1086,6 +1038,43 @@ class Round(_JsonState):
         for i, s in enumerate(present):
             results[s] = settlement.totals[i]
         return settlement.to_dict(), results
+
+    def _outcome(
+        self,
+        subs: List[Optional[Submission]],
+        auto: List[Optional[str]],
+        balances: Optional[Sequence[int]],
+        floor: int,
+    ) -> RoundResult:
+        """The result of settling these submissions (nothing changes)."""
+        n = self.seats
+        present = list(self.present)
+        settlement, results = self._showdown(subs, present)
+        escape = self._escape_units(results, present)
+        units = [r + e for r, e in zip(results, escape)]
+        money = list(_core.money(units, self._stake, self._rake))
+        rake = [u * self._stake - m for u, m in zip(units, money)]
+        after: Optional[Tuple[int, ...]] = None
+        bankrupt: Tuple[int, ...] = ()
+        if balances is not None:
+            after = tuple(b + m for b, m in zip(balances, money))
+            bankrupt = tuple(s for s in range(n) if after[s] < floor)
+        return RoundResult(
+            players=self._players,
+            settlement=settlement,
+            settled_seats=tuple(present),
+            results=tuple(results),
+            escape=tuple(escape),
+            units=tuple(units),
+            money=tuple(money),
+            rake=tuple(rake),
+            stake=self._stake,
+            balances=after,
+            bankrupt=bankrupt,
+            auto=tuple(auto),
+            escaped=tuple(self._escaped),
+            surrendered=tuple(sorted(self._surrendered)),
+        )
 
     def _escape_units(self, results: List[int], present: List[int]) -> List[int]:
         n = self.seats

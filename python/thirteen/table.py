@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
+from thirteen import saves
 from thirteen.errors import PlayerCountError, ThirteenError
 from thirteen.ladder import Ladder, LevelInfo, level_change
 from thirteen.round import (
@@ -61,7 +62,7 @@ __all__ = [
     "PHASES",
 ]
 
-_TABLE_FORMAT = "thirteen.table/1"
+_TABLE_FORMAT = saves.TABLE_FORMAT
 
 
 class TableError(ThirteenError):
@@ -84,10 +85,6 @@ def _ladder_name(ladder: Union[str, Ladder]) -> str:
 
 def _ladder_to_data(ladder: Union[str, Ladder]) -> Any:
     return ladder if isinstance(ladder, str) else ladder.to_dict()
-
-
-def _ladder_from_data(data: Any) -> Union[str, Ladder]:
-    return data if isinstance(data, str) else Ladder.from_dict(data)
 
 
 # ----------------------------------------------------------------------------- Table
@@ -648,43 +645,16 @@ class Table(_JsonState):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Table:
-        """The table :meth:`to_dict` wrote, in the same state.
+        """The table :meth:`to_dict` wrote, in the same state, once the save is checked
+        (:class:`thirteen.saves.TableSave`, :mod:`thirteen.restore`).
 
         Raises:
-            ThirteenError: not a saved table, or invalid content.
+            SaveError: a bad save; ``key`` names the field (``"players[2].seat"``,
+                ``"round.escaped"``).
         """
-        if data.get("format") != _TABLE_FORMAT:
-            raise ThirteenError(
-                f"not a saved table (format {data.get('format')!r}, expected {_TABLE_FORMAT!r})"
-            )
-        rake = data.get("rake")
-        table = cls(
-            RuleSet.from_dict(data["rules"]),
-            seats=data["size"],
-            stake=data["stake"],
-            rake=None if rake is None else tuple(rake),
-            min_balance=data["min_balance"],
-            money_ladder=_ladder_from_data(data["money_ladder"]),
-            points_ladder=_ladder_from_data(data["points_ladder"]),
-        )
-        table._rounds_played = data.get("rounds_played", 0)
-        for entry in data["players"]:
-            info = TablePlayer(
-                entry["player"],
-                entry["seat"],
-                entry["balance"],
-                entry.get("points", 0),
-                entry.get("stand_after_round", False),
-                entry.get("disconnected", False),
-                entry.get("left", False),
-            )
-            if table._seats[info.seat] is not None:
-                raise ThirteenError(f"two players in seat {info.seat}")
-            table._seats[info.seat] = info.player
-            table._info[info.player] = info
-        rnd = data.get("round")
-        table._round = None if rnd is None else Round.from_dict(rnd)
-        return table
+        from thirteen.restore import table_from
+
+        return table_from(cls, data)
 
     def __repr__(self) -> str:
         running = "yes" if self._round else "no"

@@ -21,6 +21,7 @@ from collections import Counter
 from typing import Any, Dict, List, Optional, Sequence, TextIO
 
 import thirteen
+from thirteen import score_file
 from thirteen.errors import ThirteenError
 from thirteen.rules import PRESET_NAMES, RuleSet
 
@@ -274,55 +275,10 @@ def _print_solution(out: Out, rules: RuleSet, sol: Any) -> None:
 # --------------------------------------------------------------------------- score
 
 
-def _load_table(path: str) -> Dict[str, Any]:
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except OSError as exc:
-        raise ThirteenError(f"cannot read {path}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
-        raise ThirteenError(f"{path} is not valid JSON: {exc}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("players"), list):
-        raise ThirteenError(f"{path}: expected an object with a 'players' list")
-    return data
-
-
 def cmd_score(args: argparse.Namespace) -> int:
-    data = _load_table(args.file)
-    spec = data.get("rules", args.rules)
-    if isinstance(spec, str):
-        if spec not in PRESET_NAMES:
-            raise ThirteenError(f"unknown preset {spec!r} (presets: {', '.join(PRESET_NAMES)})")
-        rules = RuleSet.preset(spec)
-    elif isinstance(spec, dict):
-        rules = RuleSet.from_dict(spec)
-    else:
-        raise ThirteenError("'rules' must be a preset name or a rule-set object")
-    subs = []
-    for seat, p in enumerate(data["players"]):
-        if not isinstance(p, dict):
-            raise ThirteenError(f"player {seat}: expected an object")
-        if "special" in p or ("cards" in p and "front" not in p):
-            subs.append(thirteen.Declaration(p["cards"], p.get("special")))
-        else:
-            try:
-                subs.append(thirteen.Arrangement(p["front"], p["middle"], p["back"], rules=rules))
-            except KeyError as exc:
-                raise ThirteenError(f"player {seat}: missing {exc.args[0]!r}") from None
-    kwargs = {k: data[k] for k in ("banker", "stakes", "surrendered") if k in data}
-    result = thirteen.settle(subs, rules, **kwargs)
-    d = result.to_dict()
-    if "stake" in data or "rake" in data:
-        stake = data.get("stake", 1)
-        if not isinstance(stake, int) or isinstance(stake, bool) or stake < 0:
-            raise ThirteenError(f"'stake' must be a whole number of minor currency units >= 0, got {stake!r}")
-        rake = data.get("rake")
-        if rake is not None and (not isinstance(rake, dict) or "percent" not in rake):
-            raise ThirteenError("'rake' must be an object with 'percent' (and optionally 'cap')")
-        d["money"] = thirteen.money(
-            d["totals"], stake,
-            None if rake is None else (rake["percent"], rake.get("cap")),
-        )
+    table = score_file.load(args.file)
+    rules = score_file.rules_of(table, args.rules)
+    d = score_file.score(table, rules)
     if args.json:
         print(json.dumps(d, indent=2))
         return 0

@@ -201,7 +201,7 @@ class Ladder:
         """
         if not isinstance(name, str) or name not in LADDER_NAMES:
             raise ThirteenError(
-                f"unknown ladder {name!r} (expected one of "
+                f"unknown ladder {short(name)} (expected one of "
                 f"{', '.join(repr(n) for n in LADDER_NAMES)})"
             )
         cached = _CACHE.get(name)

@@ -64,6 +64,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from thirteen import _core, saves
 from thirteen._core import Arrangement, Card, Declaration
+from thirteen._plain import short
 from thirteen.errors import (
     CountError,
     DuplicateCardError,
@@ -172,7 +173,7 @@ def _is_int(value: Any) -> bool:
 
 def _check_player_id(player: Any) -> None:
     if not (isinstance(player, str) or _is_int(player)):
-        raise TypeError(f"a player id must be a str or an int, got {player!r}")
+        raise TypeError(f"a player id must be a str or an int, got {short(player)}")
 
 
 def _normal_rake(rake: Any) -> Optional[Tuple[Union[int, str], Optional[int]]]:
@@ -182,11 +183,11 @@ def _normal_rake(rake: Any) -> Optional[Tuple[Union[int, str], Optional[int]]]:
     try:
         percent, cap = rake
     except (TypeError, ValueError):
-        raise ThirteenError(f"rake must be (percent, cap) or None, got {rake!r}") from None
+        raise ThirteenError(f"rake must be (percent, cap) or None, got {short(rake)}") from None
     if isinstance(percent, float):
         percent = repr(percent)
     if cap is not None and not _is_int(cap):
-        raise ThirteenError(f"rake cap must be an integer or None, got {cap!r}")
+        raise ThirteenError(f"rake cap must be an integer or None, got {short(cap)}")
     out = (percent, cap)
     _core.money([1], 1, out)  # validates the percent and the cap (ThirteenError)
     return out
@@ -211,7 +212,7 @@ def _submission_from(value: Any, rules: RuleSet) -> Submission:
             return Declaration(_cards(value["cards"]), value.get("special"))
     raise TypeError(
         "a submission is an Arrangement, a Declaration, {'front','middle','back'} or "
-        f"{{'special','cards'}}, got {value!r}"
+        f"{{'special','cards'}}, got {short(value)}"
     )
 
 
@@ -362,7 +363,7 @@ class Round(_JsonState):
                 allowed=tuple(rules.players),
             )
         if not _is_int(banker) or not 0 <= banker < n:
-            raise ThirteenError(f"banker seat {banker!r} is not a seat of a {n}-player round")
+            raise ThirteenError(f"banker seat {short(banker)} is not a seat of a {n}-player round")
         if stakes is not None:
             if rules.mode != "banker":
                 raise ThirteenError("stakes (stake multipliers) only apply in banker mode")
@@ -376,13 +377,13 @@ class Round(_JsonState):
             for seat, value in enumerate(stakes):
                 if not _is_int(value) or value < 1:
                     raise ThirteenError(
-                        f"stake of seat {seat} must be an integer >= 1, got {value!r}"
+                        f"stake of seat {seat} must be an integer >= 1, got {short(value)}"
                     )
         if seed is not None and (not _is_int(seed) or not 0 <= seed < 2**64):
-            raise ThirteenError(f"seed must be an integer in 0 .. 2**64 - 1, got {seed!r}")
+            raise ThirteenError(f"seed must be an integer in 0 .. 2**64 - 1, got {short(seed)}")
         if not _is_int(stake) or stake < 0:
             raise ThirteenError(
-                f"stake must be an integer >= 0 (minor currency units), got {stake!r}"
+                f"stake must be an integer >= 0 (minor currency units), got {short(stake)}"
             )
         self._rules = rules
         self._players = players
@@ -655,7 +656,7 @@ class Round(_JsonState):
             RoundStateError: as :meth:`submit`; ThirteenError: an unknown reason.
         """
         if reason not in AUTO_REASONS:
-            raise ThirteenError(f"auto reason must be one of {list(AUTO_REASONS)}, got {reason!r}")
+            raise ThirteenError(f"auto reason must be one of {list(AUTO_REASONS)}, got {short(reason)}")
         self._need_open(seat)
         sub = self._solve_for(seat)
         self._validate(seat, sub)
@@ -674,7 +675,7 @@ class Round(_JsonState):
         """
         if not self._rules.surrender.allowed:
             raise SurrenderError(
-                f"seat {seat}: the rule set {self._rules.name!r} does not allow surrender",
+                f"seat {seat}: the rule set {short(self._rules.name)} does not allow surrender",
                 player=seat,
             )
         self._need_open(seat)
@@ -690,7 +691,7 @@ class Round(_JsonState):
         self._seat(seat)
         if self._phase not in ("swap", "arrange"):
             raise RoundStateError(
-                f"seat {seat} cannot disconnect in phase {self._phase!r}",
+                f"seat {seat} cannot disconnect in phase {short(self._phase)}",
                 player=seat,
                 phase=self._phase,
             )
@@ -729,7 +730,7 @@ class Round(_JsonState):
         self._seat(seat)
         if self._phase not in ("swap", "arrange"):
             raise RoundStateError(
-                f"seat {seat} cannot leave in phase {self._phase!r}", player=seat, phase=self._phase
+                f"seat {seat} cannot leave in phase {short(self._phase)}", player=seat, phase=self._phase
             )
         self._need_present(seat)
         if self._rules.escape is None:
@@ -796,9 +797,9 @@ class Round(_JsonState):
                 )
             for seat, value in enumerate(balances):
                 if not _is_int(value):
-                    raise ThirteenError(f"balance of seat {seat} must be an integer, got {value!r}")
+                    raise ThirteenError(f"balance of seat {seat} must be an integer, got {short(value)}")
         if min_balance is not None and not _is_int(min_balance):
-            raise ThirteenError(f"min_balance must be an integer or None, got {min_balance!r}")
+            raise ThirteenError(f"min_balance must be an integer or None, got {short(min_balance)}")
         floor = 1 if min_balance is None else int(min_balance)
 
         missing = self.missing
@@ -893,13 +894,13 @@ class Round(_JsonState):
 
     def _seat(self, seat: Any) -> int:
         if not _is_int(seat) or not 0 <= seat < self.seats:
-            raise ThirteenError(f"seat {seat!r} is not a seat of this {self.seats}-player round")
+            raise ThirteenError(f"seat {short(seat)} is not a seat of this {self.seats}-player round")
         return int(seat)
 
     def _need_phase(self, phase: str, seat: Optional[int] = None) -> None:
         if self._phase != phase:
             raise RoundStateError(
-                f"the round is in phase {self._phase!r}, not {phase!r}",
+                f"the round is in phase {short(self._phase)}, not {short(phase)}",
                 player=seat,
                 phase=self._phase,
             )
@@ -960,7 +961,7 @@ class Round(_JsonState):
             held = list(_core.held_specials(cards, self._rules))
             if sub.special is not None and sub.special not in held:
                 raise FalseSpecialError(
-                    f"seat {seat} declares {sub.special!r}, which its cards do not hold",
+                    f"seat {seat} declares {short(sub.special)}, which its cards do not hold",
                     player=seat,
                     special=sub.special,
                 )

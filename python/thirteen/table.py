@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from thirteen import saves
+from thirteen._plain import short
 from thirteen.errors import PlayerCountError, ThirteenError
 from thirteen.ladder import Ladder, LevelInfo, level_change
 from thirteen.round import (
@@ -244,13 +245,13 @@ class Table(_JsonState):
             raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
         size = max(rules.players) if seats is None else seats
         if not _is_int(size) or not 2 <= size <= 4:
-            raise ThirteenError(f"a table has 2 to 4 seats, got {size!r}")
+            raise ThirteenError(f"a table has 2 to 4 seats, got {short(size)}")
         if not _is_int(stake) or stake < 0:
             raise ThirteenError(
-                f"stake must be an integer >= 0 (minor currency units), got {stake!r}"
+                f"stake must be an integer >= 0 (minor currency units), got {short(stake)}"
             )
         if not _is_int(min_balance):
-            raise ThirteenError(f"min_balance must be an integer, got {min_balance!r}")
+            raise ThirteenError(f"min_balance must be an integer, got {short(min_balance)}")
         self._rules = rules
         self._size = int(size)
         self._stake = int(stake)
@@ -336,7 +337,7 @@ class Table(_JsonState):
             TableError: no round in progress, or the player is not dealt in.
         """
         if self._round is None or player not in self._round.players:
-            raise TableError(f"player {player!r} is not in a round in progress", player=player)
+            raise TableError(f"player {short(player)} is not in a round in progress", player=player)
         return self._round.players.index(player)
 
     # ------------------------------------------------------------------ seating
@@ -367,12 +368,12 @@ class Table(_JsonState):
         """
         _check_player_id(player)
         if balance is None or not _is_int(balance):
-            raise TypeError(f"sit needs an integer balance, got {balance!r}")
+            raise TypeError(f"sit needs an integer balance, got {short(balance)}")
         if not _is_int(points):
-            raise TypeError(f"points must be an integer, got {points!r}")
+            raise TypeError(f"points must be an integer, got {short(points)}")
         if player in self._info:
             raise TableError(
-                f"player {player!r} is already seated (seat {self._info[player].seat})",
+                f"player {short(player)} is already seated (seat {self._info[player].seat})",
                 player=player,
                 seat=self._info[player].seat,
             )
@@ -383,17 +384,17 @@ class Table(_JsonState):
             seat = free[0]
         elif not _is_int(seat) or not 0 <= seat < self._size:
             raise TableError(
-                f"seat {seat!r} is not a seat of this {self._size}-seat table",
+                f"seat {short(seat)} is not a seat of this {self._size}-seat table",
                 player=player,
                 seat=seat,
             )
         elif self._seats[seat] is not None:
             raise TableError(
-                f"seat {seat} is taken by {self._seats[seat]!r}", player=player, seat=seat
+                f"seat {seat} is taken by {short(self._seats[seat])}", player=player, seat=seat
             )
         if balance < self._min_balance:
             raise TableError(
-                f"player {player!r} has {balance}, "
+                f"player {short(player)} has {balance}, "
                 f"below the room minimum {self._min_balance} (破产)",
                 player=player,
                 seat=seat,
@@ -415,7 +416,7 @@ class Table(_JsonState):
         info = self._get(player)
         if self._in_round(player):
             raise TableError(
-                f"player {player!r} is in the round in progress: use stand_after_round or leave",
+                f"player {short(player)} is in the round in progress: use stand_after_round or leave",
                 player=player,
                 seat=info.seat,
             )
@@ -465,7 +466,7 @@ class Table(_JsonState):
         info = self._get(player)
         if not info.disconnected or self._round is None:
             raise TableError(
-                f"player {player!r} is not disconnected", player=player, seat=info.seat
+                f"player {short(player)} is not disconnected", player=player, seat=info.seat
             )
         self._round.reconnect(self.round_seat(player))
         info.disconnected = False
@@ -528,13 +529,13 @@ class Table(_JsonState):
         banker_seat = 0
         if banker is not None:
             if banker not in ids:
-                raise TableError(f"banker {banker!r} is not seated", player=banker)
+                raise TableError(f"banker {short(banker)} is not seated", player=banker)
             banker_seat = ids.index(banker)
         stake_list = None
         if stakes is not None:
             for p in stakes:
                 if p not in ids:
-                    raise TableError(f"stakes name {p!r}, who is not seated", player=p)
+                    raise TableError(f"stakes name {short(p)}, who is not seated", player=p)
             stake_list = [stakes.get(p, 1) for p in ids]
         rnd = Round(
             self._rules,
@@ -665,7 +666,7 @@ class Table(_JsonState):
     def _get(self, player: PlayerId) -> TablePlayer:
         info = self._info.get(player)
         if info is None:
-            raise TableError(f"player {player!r} is not seated", player=player)
+            raise TableError(f"player {short(player)} is not seated", player=player)
         return info
 
     def _in_round(self, player: PlayerId) -> bool:
@@ -785,7 +786,7 @@ class TableRound:
         return self._live.to_json()
 
     def __repr__(self) -> str:
-        return f"<TableRound of {self._live!r}>"
+        return f"<TableRound of {short(self._live)}>"
 
 
 def _read_only(name: str) -> property:

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 import sys
@@ -61,7 +62,7 @@ def test_rules_of_the_wrong_type_is_a_type_error_naming_rules(
 # THIRTEEN_FUZZ_REPORT=FILE every undocumented outcome is written to FILE as a JSON line
 # and the run goes on, for a large local fuzz; otherwise the first one fails the test.
 
-FUZZ = int(os.environ.get("THIRTEEN_FUZZ_EXAMPLES", "120"))
+FUZZ = int(os.environ.get("THIRTEEN_FUZZ_EXAMPLES", "300"))
 REPORT = os.environ.get("THIRTEEN_FUZZ_REPORT")
 fuzz = settings(
     max_examples=FUZZ,
@@ -69,6 +70,8 @@ fuzz = settings(
     database=None,
     suppress_health_check=list(HealthCheck),
 )
+# A Round or Table example is a whole sequence of calls: a third as many.
+fuzz_flow = settings(fuzz, max_examples=max(1, FUZZ // 3))
 
 DOCUMENTED = (ThirteenError, TypeError)
 
@@ -384,3 +387,275 @@ def test_input_nested_100000_deep(spec: Any) -> None:
         args = [DEEP if j == i else None for j in range(len(positional))]
         attempt(name, fn, *args)
     attempt(name, fn, *[DEEP] * len(positional))
+
+
+# --------------------------------------------------------------------------- Round and Table
+
+ROUND_RULES = [RuleSet.preset(n) for n in ("kaixin", "kaixin-swap", "bianfeng", "luosong",
+                                           "western-2-4", "shisanzhang", "kaixin-extra")]  # fmt: skip
+
+
+def quick_play(hand: Any, rules: RuleSet) -> Any:
+    """A legal play of a hand, fast (greedy), as a client would submit it."""
+    return thirteen.solve(list(hand), rules, strategy="greedy").submission()
+
+
+def frozen(obj: Any) -> str:
+    """The whole state as text, to compare before and after a call."""
+    return json.dumps(obj.to_dict(), sort_keys=True, default=repr)
+
+
+def checked(name: str, obj: Any, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Tuple[bool, Any]:
+    """Calls ``fn``; a failing call must leave ``obj`` exactly as it was."""
+    before = frozen(obj)
+    ok, out = attempt(name, fn, *args, **kwargs)
+    if not ok and frozen(obj) != before:
+        wrong(name, "a failing call changed the state", (args, kwargs))
+    return ok, out
+
+
+def check_result(name: str, result: Any, args: Any) -> None:
+    if sum(result.units) != 0:
+        wrong(name, f"units {result.units} do not sum to 0", args)
+    for u, m, r in zip(result.units, result.money, result.rake):
+        if m + r != u * result.stake or r < 0:
+            wrong(name, f"money {m} + rake {r} != units {u} × stake {result.stake}", args)
+
+
+seat_arg = either(st.integers(-1, 4))
+
+
+@st.composite
+def round_step(draw: Any, rnd: Round) -> Tuple[str, Callable[..., Any], List[Any], Dict[str, Any]]:
+    seat = draw(seat_arg)
+    hand = rnd.hand(seat) if rnd.phase != "new" and isinstance(seat, int) and 0 <= seat < rnd.seats else None
+    action = draw(st.sampled_from(
+        ["deal", "give", "finish_swap", "submit", "submit", "auto", "surrender", "escape",
+         "disconnect", "reconnect", "hints", "settle", "hand"]))  # fmt: skip
+    if action == "give":
+        cards = draw(either(st.just(list(hand[:3]) if hand else [])))
+        return action, rnd.give, [seat, cards], {}
+    if action == "submit":
+        good = quick_play(hand, rnd.rules) if hand is not None and rnd.phase == "arrange" else None
+        sub = draw(st.one_of(st.just(good), hostile, submissions().map(lambda s: s[0] if s else None)))
+        return action, rnd.submit, [seat, sub], {}
+    if action == "auto":
+        return action, rnd.auto, [seat, draw(either(st.sampled_from(["timeout", "disconnect"])))], {}
+    if action == "hints":
+        return action, rnd.hints, [seat, draw(either(st.integers(1, 3)))], {}
+    if action == "settle":
+        n = rnd.seats
+        kwargs = {
+            "auto_missing": draw(either(st.booleans())),
+            "balances": draw(either(st.one_of(st.none(), st.lists(st.integers(-10**6, 10**6), min_size=n, max_size=n)))),
+            "min_balance": draw(either(st.one_of(st.none(), st.integers(-100, 100)))),
+        }
+        return "Round.settle", rnd.settle, [], kwargs
+    if action in ("deal", "finish_swap"):
+        return action, getattr(rnd, action), [], {}
+    return action, getattr(rnd, action), [seat], {}
+
+
+@fuzz_flow
+@given(st.data())
+def test_round_under_hostile_calls(data: st.DataObject) -> None:
+    rules = data.draw(st.sampled_from(ROUND_RULES), label="rules")
+    n = data.draw(st.sampled_from(sorted(rules.players)), label="seats")
+    rnd = Round(rules, n, seed=data.draw(st.one_of(st.none(), st.integers(0, 2**64 - 1))),
+                stake=data.draw(st.integers(0, 1000)), rake=data.draw(st.sampled_from([None, (5, None), ("2.5", 30)])))
+    for _ in range(data.draw(st.integers(1, 14), label="steps")):
+        name, fn, args, kwargs = data.draw(round_step(rnd), label="step")
+        ok, out = checked(f"Round.{name}" if "." not in name else name, rnd, fn, *args, **kwargs)
+        if ok and name == "Round.settle":
+            check_result(name, out, (args, kwargs))
+        if data.draw(st.booleans(), label="save"):
+            key = data.draw(st.sampled_from([None, b"k"]))
+            again = Round.from_json(rnd.to_json(key=key), key=key)
+            if again.to_dict() != rnd.to_dict():
+                wrong("Round.from_json", "a saved round loads in another state", rnd.to_dict())
+            rnd = again
+    if rnd.phase == "arrange":
+        ok, out = checked("Round.settle", rnd, rnd.settle, auto_missing=True)
+        if ok:
+            check_result("Round.settle", out, ())
+
+
+@st.composite
+def table_step(draw: Any, table: Table) -> Tuple[str, Callable[..., Any], List[Any], Dict[str, Any]]:
+    names = ["a", "b", "c", "d", "e", 7]
+    player = draw(either(st.sampled_from(names)))
+    action = draw(st.sampled_from(
+        ["sit", "sit", "stand", "stand_after_round", "leave", "disconnect", "reconnect",
+         "start_round", "submit", "escape", "settle", "finish_round", "round_seat"]))  # fmt: skip
+    view = table.round
+    if action == "sit":
+        kwargs = {"points": draw(either(st.integers(0, 1000)))}
+        args = [player, draw(either(st.one_of(st.none(), st.integers(0, 4)))),
+                draw(either(st.integers(0, 10**6)))]  # fmt: skip
+        return action, table.sit, args, kwargs
+    if action == "start_round":
+        kwargs = {"banker": draw(either(st.one_of(st.none(), st.sampled_from(names)))),
+                  "stakes": draw(either(st.one_of(st.none(), st.dictionaries(st.sampled_from(names), st.integers(1, 3)))))}
+        return action, table.start_round, [draw(either(st.integers(0, 100)))], kwargs
+    if action in ("submit", "escape", "settle") and view is not None:
+        seat = draw(either(st.integers(0, view.seats - 1)))
+        if action == "submit":
+            good = None
+            if view.phase == "arrange" and isinstance(seat, int) and 0 <= seat < view.seats:
+                good = quick_play(view.hand(seat), view.rules)
+            return "TableRound.submit", view.submit, [seat, draw(st.one_of(st.just(good), hostile))], {}
+        if action == "escape":
+            return "TableRound.escape", view.escape, [seat], {}
+        return "TableRound.settle", view.settle, [], {"auto_missing": True}
+    if action == "finish_round":
+        return action, table.finish_round, [], {"auto_missing": draw(either(st.booleans()))}
+    if action in ("submit", "escape", "settle"):
+        action = "stand"
+    return action, getattr(table, action), [player], {}
+
+
+@fuzz_flow
+@given(st.data())
+def test_table_under_hostile_calls(data: st.DataObject) -> None:
+    rules = data.draw(st.sampled_from(ROUND_RULES), label="rules")
+    table = Table(rules, stake=data.draw(st.integers(0, 100)), min_balance=data.draw(st.integers(0, 500)))
+    for _ in range(data.draw(st.integers(1, 20), label="steps")):
+        name, fn, args, kwargs = data.draw(table_step(table), label="step")
+        balances = {p: table.balance(p) for p in table.players}
+        ok, out = checked(f"Table.{name}" if "." not in name else name, table, fn, *args, **kwargs)
+        if ok and name == "finish_round":
+            check_result("Table.finish_round", out.result, ())
+            for p, money in out.money.items():
+                if out.balances[p] != balances[p] + money:
+                    wrong(name, f"{p!r}: balance {balances[p]} + {money} != {out.balances[p]}", ())
+        if data.draw(st.booleans(), label="save"):
+            again = Table.from_json(table.to_json())
+            if again.to_dict() != table.to_dict():
+                wrong("Table.from_json", "a saved table loads in another state", table.to_dict())
+            table = again
+
+
+# --------------------------------------------------------------------------- tampered saves
+
+
+def _scenarios() -> List[Any]:
+    out: List[Any] = [Round(RuleSet.preset("kaixin"), 4, seed=1)]
+    swap = Round(RuleSet.preset("kaixin-swap"), 4, seed=2, stake=5, rake=(5, None))
+    swap.deal()
+    swap.give(1, swap.hand(1)[:2])
+    out.append(swap)
+    arrange = Round(RuleSet.preset("kaixin-swap"), 4, seed=3)
+    arrange.deal()
+    arrange.give(0, arrange.hand(0)[:3])
+    arrange.finish_swap()
+    arrange.submit(1, quick_play(arrange.hand(1), arrange.rules))
+    arrange.escape(2)
+    arrange.disconnect(3)
+    out.append(arrange)
+    for seed, rules in ((None, "bianfeng"), (4, "luosong"), (None, "shisanzhang")):
+        done = Round(RuleSet.preset(rules), 3, seed=seed, stake=7, rake=("2.5", 10))
+        done.deal()
+        if rules == "bianfeng":
+            done.escape(0)
+        done.settle(auto_missing=True, balances=[50, 0, 10**6], min_balance=20)
+        out.append(done)
+    western = Round(RuleSet.preset("western-2-4"), 3)
+    western.deal()
+    western.surrender(2)
+    out.append(western)
+    table = Table(RuleSet.preset("kaixin"), stake=3, min_balance=10,
+                  money_ladder=thirteen.Ladder.from_dict(
+                      {"name": "house", "levels": [{"threshold": 0, "title": "a"},
+                                                   {"threshold": 500, "title": "b"}]}))  # fmt: skip
+    for i, p in enumerate(["p", "q", "r", 4]):
+        table.sit(p, i, 1000 + i)
+    table.start_round(seed=5)
+    table.disconnect("q")
+    table.leave("r")
+    table.stand_after_round(4)
+    out.append(table)
+    return out
+
+
+SCENARIOS = _scenarios()
+
+
+def _places(data: Any, path: Tuple[Any, ...] = ()) -> List[Tuple[Any, ...]]:
+    """Every path to a value in plain data."""
+    out = [path]
+    if isinstance(data, dict):
+        for k, v in data.items():
+            out += _places(v, path + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            out += _places(v, path + (i,))
+    return out
+
+
+def _get(data: Any, path: Tuple[Any, ...]) -> Any:
+    for step in path:
+        data = data[step]
+    return data
+
+
+@st.composite
+def tampered(draw: Any) -> Tuple[Any, Dict[str, Any], Dict[str, Any]]:
+    obj = draw(st.sampled_from(SCENARIOS))
+    original = json.loads(obj.to_json())
+    data = json.loads(obj.to_json())
+    for _ in range(draw(st.integers(1, 3))):
+        places = [p for p in _places(data) if p]
+        path = draw(st.sampled_from(places))
+        parent, last = _get(data, path[:-1]), path[-1]
+        value = parent[last]
+        op = draw(st.sampled_from(["hostile", "other", "delete", "bump", "copy"]))
+        if op == "delete":
+            if isinstance(parent, dict):
+                del parent[last]
+            else:
+                parent.pop(last)
+        elif op == "bump" and isinstance(value, int) and not isinstance(value, bool):
+            parent[last] = value + draw(st.sampled_from([1, -1, 2**63, -(2**64)]))
+        elif op == "copy" and isinstance(parent, list):
+            parent.append(value)
+        elif op == "other":
+            parent[last] = copy.deepcopy(_get(data, draw(st.sampled_from(places))))
+        else:
+            parent[last] = draw(hostile)
+    return obj, original, data
+
+
+@fuzz
+@given(tampered(), st.data())
+def test_tampered_saves_are_refused_or_sound(case: Any, data: st.DataObject) -> None:
+    obj, original, changed = case
+    cls = type(obj)
+    name = f"{cls.__name__}.from_dict"
+    ok, loaded = attempt(name, cls.from_dict, changed)
+    if ok:
+        # Loaded: a reachable state, which saves again as it is and plays on soundly.
+        again = cls.from_dict(loaded.to_dict())
+        if again.to_dict() != loaded.to_dict():
+            wrong(name, "a loaded save does not load again the same", changed)
+        if isinstance(loaded, Round) and loaded.phase == "arrange":
+            ok, result = checked("Round.settle", loaded, loaded.settle, auto_missing=True)
+            if ok:
+                check_result("Round.settle", result, changed)
+        if isinstance(loaded, Table) and loaded.round is not None:
+            ok, report = checked("Table.finish_round", loaded, loaded.finish_round, auto_missing=True)
+            if ok:
+                check_result("Table.finish_round", report.result, changed)
+    # Signed, any change that does not survive the round trip of JSON is refused.
+    signed = json.loads(obj.to_json(key=KEY))
+    changed_signed = dict(changed, hmac=signed["hmac"])
+    try:
+        text = json.dumps(changed_signed, allow_nan=False)
+    except (ValueError, TypeError):  # not JSON at all (e.g. a NaN or bytes): nothing to sign
+        return
+    same = json.loads(text) == dict(original, hmac=signed["hmac"])
+    ok, _ = attempt(f"{cls.__name__}.from_json", cls.from_json, text, key=KEY)
+    if ok and not same:
+        wrong(f"{cls.__name__}.from_json", "a changed signed save was accepted", changed)
+
+
+KEY = b"fuzz key"

@@ -329,9 +329,8 @@ class _Restore:
             floor = max(low) + 1 if low else min(saved.balances)
         expected = rnd._outcome(subs, auto, before, floor)
         mine = expected.to_dict()
-        theirs = msgspec.to_builtins(saved)
         for field, value in mine.items():
-            if theirs.get(field) != value:
+            if getattr(saved, field) != value:
                 _bad(f"result.{field}", f"the saved result's {field} is not what the plays settle to")
         rnd._result = expected
 

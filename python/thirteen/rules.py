@@ -363,8 +363,7 @@ class RuleSet:
     cut: bool = False
 
     def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
-            _shallow(getattr(self, f.name), f.name)
+        _shallow({f.name: getattr(self, f.name) for f in _FIELDS}, "")
         raw = {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
         for name, value in _parse(raw).items():
             object.__setattr__(self, name, value)
@@ -583,7 +582,8 @@ class RuleSet:
         _fail(f"specials.{key}", "not a special this rule set recognises")
 
 
-_FIELD_NAMES: Tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RuleSet))
+_FIELDS = dataclasses.fields(RuleSet)
+_FIELD_NAMES: Tuple[str, ...] = tuple(f.name for f in _FIELDS)
 _PRESET_CACHE: Dict[str, RuleSet] = {}
 _PRESET_RAW_CACHE: Dict[str, Dict[str, Any]] = {}
 

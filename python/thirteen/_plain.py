@@ -5,9 +5,10 @@ value for error messages."""
 
 from __future__ import annotations
 
+import re
 import reprlib
 from collections.abc import Mapping
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 _REPR = reprlib.Repr()
 _REPR.maxlevel = 3
@@ -64,3 +65,30 @@ def describe(value: Any) -> str:
     if isinstance(value, bool):
         return f"bool {str(value).lower()}"
     return f"{type(value).__name__} {short(value)}"
+
+
+_AT = re.compile(r" - at `\$\.?(.*)`$")
+_FIELD = re.compile(r"field `([^`]*)`")
+_EXPECTED = re.compile(r"Expected `([^`]*)`, got `([^`]*)`")
+_WORDS = {
+    "int": "an integer", "str": "text", "array": "a list", "object": "an object",
+    "null": "null", "float": "a number", "bool": "true or false",
+}  # fmt: skip
+
+
+def explain(error: Exception) -> Tuple[Optional[str], str]:
+    """A msgspec validation error as ``(key, problem)``: the path of the field
+    (``"players[1].front"``, or the missing or unknown field's name) and the problem in
+    words ("must be an integer or null, got text")."""
+    text = str(error)
+    at = _AT.search(text)
+    problem = _AT.sub("", text)
+    key = at.group(1) if at else None
+    if key is None:
+        field = _FIELD.search(problem)
+        key = field.group(1) if field else None
+    expected = _EXPECTED.fullmatch(problem)
+    if expected is not None:
+        wanted = " or ".join(_WORDS.get(t.strip(), t.strip()) for t in expected.group(1).split("|"))
+        problem = f"must be {wanted}, got {_WORDS.get(expected.group(2), expected.group(2))}"
+    return key or None, problem

@@ -21,12 +21,12 @@ settled rounds.
 from __future__ import annotations
 
 import hmac
-import re
 from hashlib import sha256
 from typing import Any, Dict, List, Literal, Mapping, Optional, Tuple, Type, TypeVar, Union
 
 import msgspec
 
+from thirteen._plain import explain
 from thirteen.errors import SaveError
 
 __all__ = [
@@ -164,8 +164,6 @@ class TableSave(_Shape):
 
 S = TypeVar("S", RoundSave, TableSave)
 
-_PATH = re.compile(r" - at `\$(.*)`$")
-
 
 def shape(data: Any, cls: Type[S]) -> S:
     """``data`` (plain data, as ``to_dict`` wrote it) read as the save ``cls``.
@@ -187,13 +185,9 @@ def shape(data: Any, cls: Type[S]) -> S:
     try:
         return msgspec.convert(dict(data), cls)
     except msgspec.ValidationError as exc:
-        text = str(exc)
-        match = _PATH.search(text)
-        key = match.group(1).lstrip(".") if match else None
-        field = re.search(r"field `(\w+)`", text)
-        if key is None and field is not None:
-            key = field.group(1)
-        raise SaveError(f"saved {what}: {text}", key=key or None) from None
+        key, problem = explain(exc)
+        where = f" '{key}'" if key else ""
+        raise SaveError(f"saved {what}{where}: {problem}", key=key) from None
 
 
 def decode(text: Any, key: Any = None) -> Any:

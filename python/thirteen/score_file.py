@@ -17,12 +17,12 @@ command turns into a message and exit code 2.
 
 from __future__ import annotations
 
-import re
 from typing import Any, Dict, List, Optional, Union
 
 import msgspec
 
 import thirteen
+from thirteen._plain import explain
 from thirteen.errors import ThirteenError
 from thirteen.rules import PRESET_NAMES, RuleSet
 
@@ -74,9 +74,6 @@ class TableFile(_Shape):
     rake: Optional[RakeEntry] = None
 
 
-_PATH = re.compile(r" - at `\$\.?(.*)`$")
-
-
 def load(path: str) -> TableFile:
     """The table file at ``path``, read and shape-checked.
 
@@ -102,10 +99,7 @@ def load(path: str) -> TableFile:
     try:
         table = msgspec.convert(data, TableFile)
     except msgspec.ValidationError as exc:
-        text = str(exc)
-        match = _PATH.search(text)
-        key = match.group(1) if match else None
-        problem = _plain_words(_PATH.sub("", text))
+        key, problem = explain(exc)
         where = f"'{key}' " if key else ""
         raise ScoreFileError(f"{path}: {where}{problem}", key=key) from None
     if table.stakes is not None and len(table.stakes) != len(table.players):
@@ -115,23 +109,6 @@ def load(path: str) -> TableFile:
             key="stakes",
         )
     return table
-
-
-_EXPECTED = re.compile(r"Expected `([^`]*)`, got `([^`]*)`")
-_WORDS = {
-    "int": "an integer", "str": "text", "array": "a list", "object": "an object",
-    "null": "null", "float": "a number", "bool": "true or false",
-}  # fmt: skip
-
-
-def _plain_words(problem: str) -> str:
-    """msgspec's "Expected `int | null`, got `str`" as "must be an integer or null, got
-    text"."""
-    match = _EXPECTED.fullmatch(problem)
-    if match is None:
-        return problem
-    wanted = " or ".join(_WORDS.get(t.strip(), t.strip()) for t in match.group(1).split("|"))
-    return f"must be {wanted}, got {_WORDS.get(match.group(2), match.group(2))}"
 
 
 def rules_of(table: TableFile, default: str) -> RuleSet:

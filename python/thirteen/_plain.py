@@ -53,7 +53,9 @@ def short(value: Any) -> str:
         return f"<an integer of {value.bit_length()} bits>"
     try:
         return _REPR.repr(value)
-    except Exception:  # a hostile __repr__: name the type only
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException:  # a failing __repr__ (even a Rust panic): name the type only
         return f"<{type(value).__name__}>"
 
 

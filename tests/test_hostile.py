@@ -69,6 +69,8 @@ fuzz = settings(
     deadline=None,
     database=None,
     suppress_health_check=list(HealthCheck),
+    # CI (no THIRTEEN_FUZZ_EXAMPLES) draws the same examples every run.
+    derandomize="THIRTEEN_FUZZ_EXAMPLES" not in os.environ,
 )
 # A Round or Table example is a whole sequence of calls: a third as many.
 fuzz_flow = settings(fuzz, max_examples=max(1, FUZZ // 3))

@@ -284,23 +284,29 @@ class RoundResult:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RoundResult:
-        """The result :meth:`to_dict` wrote."""
-        balances = data.get("balances")
+        """The result :meth:`to_dict` wrote, shape-checked (:func:`thirteen.saves.result`);
+        its numbers are taken as they are (a saved round checks its result by settling
+        again: :meth:`Round.from_dict`).
+
+        Raises:
+            SaveError: a field missing, unknown or of the wrong type.
+        """
+        save = saves.result(data)
         return cls(
-            players=tuple(data["players"]),
-            settlement=json.loads(json.dumps(data["settlement"])),
-            settled_seats=tuple(data["settled_seats"]),
-            results=tuple(data["results"]),
-            escape=tuple(data["escape"]),
-            units=tuple(data["units"]),
-            money=tuple(data["money"]),
-            rake=tuple(data["rake"]),
-            stake=data["stake"],
-            balances=None if balances is None else tuple(balances),
-            bankrupt=tuple(data["bankrupt"]),
-            auto=tuple(data["auto"]),
-            escaped=tuple(data["escaped"]),
-            surrendered=tuple(data["surrendered"]),
+            players=tuple(save.players),
+            settlement=save.settlement,
+            settled_seats=tuple(save.settled_seats),
+            results=tuple(save.results),
+            escape=tuple(save.escape),
+            units=tuple(save.units),
+            money=tuple(save.money),
+            rake=tuple(save.rake),
+            stake=save.stake,
+            balances=None if save.balances is None else tuple(save.balances),
+            bankrupt=tuple(save.bankrupt),
+            auto=tuple(save.auto),
+            escaped=tuple(save.escaped),
+            surrendered=tuple(save.surrendered),
         )
 
 

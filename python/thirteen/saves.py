@@ -26,7 +26,7 @@ from typing import Any, Dict, List, Literal, Mapping, Optional, Tuple, Type, Typ
 
 import msgspec
 
-from thirteen._plain import explain
+from thirteen._plain import explain, too_nested
 from thirteen.errors import SaveError
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "TableSave",
     "decode",
     "encode",
+    "result",
     "shape",
 ]
 
@@ -163,6 +164,7 @@ class TableSave(_Shape):
 
 
 S = TypeVar("S", RoundSave, TableSave)
+T = TypeVar("T", bound=msgspec.Struct)
 
 
 def shape(data: Any, cls: Type[S]) -> S:
@@ -182,6 +184,25 @@ def shape(data: Any, cls: Type[S]) -> S:
         raise SaveError(
             f"not a saved {what} (format {shown!r:.60}, expected {want!r})", key="format"
         )
+    return _convert(data, cls, what)
+
+
+def result(data: Any) -> ResultSave:
+    """``data`` read as a saved :class:`~thirteen.RoundResult` (its shape only).
+
+    Raises:
+        SaveError: not an object, or a field missing, unknown, of the wrong type or
+            nested too deep.
+    """
+    if not isinstance(data, Mapping):
+        raise SaveError(f"not a saved result: expected an object, got {type(data).__name__}")
+    out = _convert(data, ResultSave, "result")
+    if out.settlement is not None and too_nested(out.settlement, 8):
+        raise SaveError("saved result: the settlement is nested too deep", key="settlement")
+    return out
+
+
+def _convert(data: Mapping[str, Any], cls: Type[T], what: str) -> T:
     try:
         return msgspec.convert(dict(data), cls)
     except msgspec.ValidationError as exc:

@@ -45,6 +45,11 @@ if TYPE_CHECKING:
 __all__ = ["round_from", "table_from"]
 
 
+#: What reading a save may raise besides SaveError: the engine's errors, and text or
+#: numbers the core cannot take.
+_UNSETTLED = (ThirteenError, UnicodeError, OverflowError)
+
+
 def _bad(key: str, problem: str) -> NoReturn:
     raise SaveError(f"saved round {key}: {problem}", key=key)
 
@@ -57,7 +62,7 @@ def _from(key: str, exc: BaseException, what: str = "round") -> SaveError:
 def _rules(data: Any, what: str) -> RuleSet:
     try:
         return RuleSet.from_dict(data)
-    except ThirteenError as exc:
+    except _UNSETTLED as exc:
         raise _from("rules", exc, what) from exc
 
 
@@ -82,9 +87,16 @@ def round_from(cls: Type[Round], data: Any) -> Round:
             stake=save.stake,
             rake=save.rake,
         )
-    except (ThirteenError, TypeError) as exc:
-        raise SaveError(f"saved round: {exc}") from exc
-    _Restore(rnd, save).run()
+    except (*_UNSETTLED, TypeError) as exc:
+        raise SaveError(f"saved round: {short(str(exc))}") from exc
+    try:
+        _Restore(rnd, save).run()
+    except SaveError:
+        raise
+    except _UNSETTLED as exc:
+        # Any other failure while replaying the save (the deal, the plays, settling its
+        # result again) means play could not have reached it.
+        raise SaveError(f"saved round: {short(str(exc))}") from exc
     return rnd
 
 
@@ -353,8 +365,6 @@ def table_from(cls: Type[Table], data: Any) -> Table:
     Raises:
         SaveError: a save of the wrong shape or an unreachable state.
     """
-    from thirteen.round import Round
-
     save = shape(data, TableSave)
     rules = _rules(save.rules, "table")
     try:
@@ -367,8 +377,20 @@ def table_from(cls: Type[Table], data: Any) -> Table:
             money_ladder=_ladder(save.money_ladder, "money_ladder"),
             points_ladder=_ladder(save.points_ladder, "points_ladder"),
         )
-    except (ThirteenError, TypeError) as exc:
-        raise SaveError(f"saved table: {exc}") from exc
+    except (*_UNSETTLED, TypeError) as exc:
+        raise SaveError(f"saved table: {short(str(exc))}") from exc
+    try:
+        return _table(table, save)
+    except SaveError:
+        raise
+    except _UNSETTLED as exc:
+        raise SaveError(f"saved table: {short(str(exc))}") from exc
+
+
+def _table(table: Table, save: TableSave) -> Table:
+    from thirteen.round import Round
+    from thirteen.table import TablePlayer
+
     if save.rounds_played < 0:
         _bad_table("rounds_played", f"must be at least 0, got {save.rounds_played}")
     rnd = None
@@ -379,8 +401,6 @@ def table_from(cls: Type[Table], data: Any) -> Table:
             inner = f"round.{exc.key}" if exc.key else "round"
             raise SaveError(f"saved table: {exc.message}", key=inner) from exc
         _check_round(table, rnd)
-    from thirteen.table import TablePlayer
-
     for i, entry in enumerate(save.players):
         where = f"players[{i}]"
         if not 0 <= entry.seat < table.size:

@@ -391,6 +391,7 @@ class Round(_JsonState):
             raise ThirteenError(
                 f"stake must be an integer >= 0 (minor currency units), got {short(stake)}"
             )
+        _core.money([1], stake)  # the core's bounds on money (ThirteenError)
         self._rules = rules
         self._players = players
         self._stakes: Optional[Tuple[int, ...]] = stakes

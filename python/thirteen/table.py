@@ -29,7 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
-from thirteen import saves
+from thirteen import _core, saves
 from thirteen._plain import short
 from thirteen.errors import PlayerCountError, ThirteenError
 from thirteen.ladder import Ladder, LevelInfo, level_change
@@ -252,6 +252,7 @@ class Table(_JsonState):
             )
         if not _is_int(min_balance):
             raise ThirteenError(f"min_balance must be an integer, got {short(min_balance)}")
+        _core.money([1], stake)  # the core's bounds on money (ThirteenError)
         self._rules = rules
         self._size = int(size)
         self._stake = int(stake)

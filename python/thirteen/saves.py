@@ -227,6 +227,8 @@ def decode(text: Any, key: Any = None) -> Any:
         data = msgspec.json.decode(text)
     except RecursionError:
         raise SaveError("the save is not JSON: nested too deep") from None
+    except UnicodeError as exc:
+        raise SaveError(f"the save is not UTF-8 text: {exc}") from None
     except msgspec.DecodeError as exc:
         raise SaveError(f"the save is not JSON: {exc}") from None
     if isinstance(data, dict):

@@ -217,7 +217,9 @@ def submissions(draw: Any) -> Any:
         if kind == 0:
             out.append(thirteen.Arrangement(h[:3], h[3:8], h[8:]))
         elif kind == 1:
-            out.append(thirteen.Declaration(h, draw(st.sampled_from([None, "dragon", "six_pairs"]))))
+            out.append(
+                thirteen.Declaration(h, draw(st.sampled_from([None, "dragon", "six_pairs"])))
+            )
         elif kind == 2:
             out.append(draw(hostile))
         else:
@@ -304,9 +306,14 @@ def check_eval_batch(args: Any, out: Any) -> Optional[str]:
 def check_settle_batch(args: Any, out: Any) -> Optional[str]:
     tables, rules, banker = args
     for i, table in enumerate(np.asarray(tables)):
-        subs = [Arrangement([Card.from_code(int(c)) for c in row[:3]],
-                            [Card.from_code(int(c)) for c in row[3:8]],
-                            [Card.from_code(int(c)) for c in row[8:]]) for row in table]
+        subs = [
+            Arrangement(
+                [Card.from_code(int(c)) for c in row[:3]],
+                [Card.from_code(int(c)) for c in row[3:8]],
+                [Card.from_code(int(c)) for c in row[8:]],
+            )
+            for row in table
+        ]
         ok, one = attempt("settle", thirteen.settle, subs, rules, banker=banker)
         if ok and list(one.totals) != [int(x) for x in out[i]]:
             return f"table {i}: batch {list(out[i])} != settle {one.totals}"
@@ -329,63 +336,196 @@ SPECS: List[Tuple[str, Callable[..., Any], List[Any], Dict[str, Any], Any]] = [
     ("deck", thirteen.deck, [R], {}, None),
     ("validate_hand", thirteen.validate_hand, [cards_arg, R, small], {}, None),
     ("evaluate", thirteen.evaluate, [cards_arg, R], {}, None),
-    ("evaluate_batch", thirteen.evaluate_batch,
-     [st.one_of(distinct_rows(5), distinct_rows(3), arrays(), hostile), R], {}, check_eval_batch),
+    (
+        "evaluate_batch",
+        thirteen.evaluate_batch,
+        [st.one_of(distinct_rows(5), distinct_rows(3), arrays(), hostile), R],
+        {},
+        check_eval_batch,
+    ),
     ("compare_lanes", thirteen.compare_lanes, [cards_arg, cards_arg, R], {}, None),
-    ("is_foul", thirteen.is_foul,
-     [either(hands(13).map(lambda h: Arrangement(h[:3], h[3:8], h[8:]))), R], {}, None),
+    (
+        "is_foul",
+        thirteen.is_foul,
+        [either(hands(13).map(lambda h: Arrangement(h[:3], h[3:8], h[8:]))), R],
+        {},
+        None,
+    ),
     ("Arrangement", Arrangement, [cards_arg, cards_arg, cards_arg, R], {}, None),
     ("Arrangement.parse", Arrangement.parse, [either(st.just(LANES)), R], {}, None),
-    ("Declaration", thirteen.Declaration, [cards_arg, either(st.sampled_from(["dragon", None]))], {}, None),
+    (
+        "Declaration",
+        thirteen.Declaration,
+        [cards_arg, either(st.sampled_from(["dragon", None]))],
+        {},
+        None,
+    ),
     ("Card", Card, [either(st.sampled_from(["As", "10h", "a♠"]))], {}, None),
     ("find_special", thirteen.find_special, [cards_arg, R], {}, None),
     ("held_specials", thirteen.held_specials, [cards_arg, R], {}, None),
-    ("settle", thirteen.settle, [either(submissions()), R],
-     {"banker": small, "stakes": either(st.none()), "surrendered": either(st.none())}, check_settle),
-    ("settle_batch", thirteen.settle_batch, [st.one_of(settle_arrays(), hostile), R, small], {},
-     check_settle_batch),
-    ("escape_payments", thirteen.escape_payments,
-     [R, small, either(st.lists(st.one_of(st.none(), st.integers(-50, 50)), min_size=2, max_size=4))],
-     {}, check_escape),
-    ("money", thirteen.money,
-     [either(st.lists(st.integers(-200, 200), max_size=4)), either(st.integers(0, 10**6)),
-      either(st.one_of(st.none(), st.tuples(st.integers(0, 100), st.none())))], {}, check_money),
+    (
+        "settle",
+        thirteen.settle,
+        [either(submissions()), R],
+        {"banker": small, "stakes": either(st.none()), "surrendered": either(st.none())},
+        check_settle,
+    ),
+    (
+        "settle_batch",
+        thirteen.settle_batch,
+        [st.one_of(settle_arrays(), hostile), R, small],
+        {},
+        check_settle_batch,
+    ),
+    (
+        "escape_payments",
+        thirteen.escape_payments,
+        [
+            R,
+            small,
+            either(st.lists(st.one_of(st.none(), st.integers(-50, 50)), min_size=2, max_size=4)),
+        ],
+        {},
+        check_escape,
+    ),
+    (
+        "money",
+        thirteen.money,
+        [
+            either(st.lists(st.integers(-200, 200), max_size=4)),
+            either(st.integers(0, 10**6)),
+            either(st.one_of(st.none(), st.tuples(st.integers(0, 100), st.none()))),
+        ],
+        {},
+        check_money,
+    ),
     ("deal", thirteen.deal, [R, small, seed_arg], {}, None),
-    ("swap_cards", thirteen.swap_cards,
-     [either(st.lists(hands(13), min_size=2, max_size=4)), either(st.lists(hands(2), max_size=4)),
-      R, seed_arg], {}, None),
-    ("count_splits", thirteen.count_splits, [cards_arg, R],
-     {"legal": either(st.booleans()), "pareto": either(st.booleans())}, None),
-    ("HandValue.from_raw", thirteen.HandValue.from_raw,
-     [either(st.integers(0, 2**32 - 1)), either(st.sampled_from([3, 5]))], {}, raw_value),
-    ("LaneTables.from_counts", thirteen.LaneTables.from_counts,
-     [R] + [either(st.lists(st.tuples(st.integers(0, 2**32 - 1), st.integers(0, 10**6)), max_size=4))] * 3,
-     {}, None),
-    ("RuleSet.from_dict", RuleSet.from_dict, [either(st.fixed_dictionaries(
-        {"base": st.sampled_from(RuleSet.presets())},
-        optional={"players": hostile, "lane_values": hostile, "specials": hostile,
-                  "scoop": hostile, "escape": hostile, "horse_card": hostile, "dealt": hostile}))],
-     {}, None),
+    (
+        "swap_cards",
+        thirteen.swap_cards,
+        [
+            either(st.lists(hands(13), min_size=2, max_size=4)),
+            either(st.lists(hands(2), max_size=4)),
+            R,
+            seed_arg,
+        ],
+        {},
+        None,
+    ),
+    (
+        "count_splits",
+        thirteen.count_splits,
+        [cards_arg, R],
+        {"legal": either(st.booleans()), "pareto": either(st.booleans())},
+        None,
+    ),
+    (
+        "HandValue.from_raw",
+        thirteen.HandValue.from_raw,
+        [either(st.integers(0, 2**32 - 1)), either(st.sampled_from([3, 5]))],
+        {},
+        raw_value,
+    ),
+    (
+        "LaneTables.from_counts",
+        thirteen.LaneTables.from_counts,
+        [R]
+        + [
+            either(
+                st.lists(st.tuples(st.integers(0, 2**32 - 1), st.integers(0, 10**6)), max_size=4)
+            )
+        ]
+        * 3,
+        {},
+        None,
+    ),
+    (
+        "RuleSet.from_dict",
+        RuleSet.from_dict,
+        [
+            either(
+                st.fixed_dictionaries(
+                    {"base": st.sampled_from(RuleSet.presets())},
+                    optional={
+                        "players": hostile,
+                        "lane_values": hostile,
+                        "specials": hostile,
+                        "scoop": hostile,
+                        "escape": hostile,
+                        "horse_card": hostile,
+                        "dealt": hostile,
+                    },
+                )
+            )
+        ],
+        {},
+        None,
+    ),
     ("RuleSet.from_json", RuleSet.from_json, [either(odd_text)], {}, None),
     ("RuleSet.from_toml", RuleSet.from_toml, [either(odd_text)], {}, None),
     ("RuleSet.preset", RuleSet.preset, [either(st.sampled_from(RuleSet.presets()))], {}, None),
-    ("level_for", thirteen.level_for,
-     [either(st.sampled_from(["bianfeng-money", "bianfeng-points"])), either(st.integers(0, 10**12))],
-     {}, None),
-    ("level_change", thirteen.level_change,
-     [either(st.sampled_from(["bianfeng-money"])), either(st.integers(0, 10**9)),
-      either(st.integers(0, 10**9))], {}, None),
+    (
+        "level_for",
+        thirteen.level_for,
+        [
+            either(st.sampled_from(["bianfeng-money", "bianfeng-points"])),
+            either(st.integers(0, 10**12)),
+        ],
+        {},
+        None,
+    ),
+    (
+        "level_change",
+        thirteen.level_change,
+        [
+            either(st.sampled_from(["bianfeng-money"])),
+            either(st.integers(0, 10**9)),
+            either(st.integers(0, 10**9)),
+        ],
+        {},
+        None,
+    ),
     ("Ladder.from_dict", thirteen.Ladder.from_dict, [hostile], {}, None),
     ("RoundResult.from_dict", thirteen.RoundResult.from_dict, [hostile], {}, None),
-    ("Round.from_json", Round.from_json, [either(odd_text), either(st.sampled_from([None, b"k"]))], {}, None),
-    ("Table.from_json", Table.from_json, [either(odd_text), either(st.sampled_from([None, "k"]))], {}, None),
-    ("Round", Round, [R, either(st.integers(2, 4))],
-     {"seed": seed_arg, "stake": either(st.integers(0, 100)), "banker": small,
-      "stakes": either(st.none()), "rake": either(st.none())}, None),
-    ("Table", Table, [R],
-     {"seats": either(st.integers(2, 4)), "stake": either(st.integers(0, 100)),
-      "min_balance": either(st.integers(0, 100)), "money_ladder": either(st.just("bianfeng-money"))},
-     None),
+    (
+        "Round.from_json",
+        Round.from_json,
+        [either(odd_text), either(st.sampled_from([None, b"k"]))],
+        {},
+        None,
+    ),
+    (
+        "Table.from_json",
+        Table.from_json,
+        [either(odd_text), either(st.sampled_from([None, "k"]))],
+        {},
+        None,
+    ),
+    (
+        "Round",
+        Round,
+        [R, either(st.integers(2, 4))],
+        {
+            "seed": seed_arg,
+            "stake": either(st.integers(0, 100)),
+            "banker": small,
+            "stakes": either(st.none()),
+            "rake": either(st.none()),
+        },
+        None,
+    ),
+    (
+        "Table",
+        Table,
+        [R],
+        {
+            "seats": either(st.integers(2, 4)),
+            "stake": either(st.integers(0, 100)),
+            "min_balance": either(st.integers(0, 100)),
+            "money_ladder": either(st.just("bianfeng-money")),
+        },
+        None,
+    ),
 ]
 
 
@@ -427,7 +567,9 @@ def frozen(obj: Any) -> str:
     return json.dumps(obj.to_dict(), sort_keys=True, default=repr)
 
 
-def checked(name: str, obj: Any, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Tuple[bool, Any]:
+def checked(
+    name: str, obj: Any, fn: Callable[..., Any], *args: Any, **kwargs: Any
+) -> Tuple[bool, Any]:
     """Calls ``fn``; a failing call must leave ``obj`` exactly as it was."""
     before = frozen(obj)
     ok, out = attempt(name, fn, *args, **kwargs)
@@ -450,7 +592,11 @@ seat_arg = either(st.integers(-1, 4))
 @st.composite
 def round_step(draw: Any, rnd: Round) -> Tuple[str, Callable[..., Any], List[Any], Dict[str, Any]]:
     seat = draw(seat_arg)
-    hand = rnd.hand(seat) if rnd.phase != "new" and isinstance(seat, int) and 0 <= seat < rnd.seats else None
+    hand = (
+        rnd.hand(seat)
+        if rnd.phase != "new" and isinstance(seat, int) and 0 <= seat < rnd.seats
+        else None
+    )
     action = draw(st.sampled_from(
         ["deal", "give", "finish_swap", "submit", "submit", "auto", "surrender", "escape",
          "disconnect", "reconnect", "hints", "settle", "hand"]))  # fmt: skip
@@ -459,17 +605,30 @@ def round_step(draw: Any, rnd: Round) -> Tuple[str, Callable[..., Any], List[Any
         return action, rnd.give, [seat, cards], {}
     if action == "submit":
         good = quick_play(hand, rnd.rules) if hand is not None and rnd.phase == "arrange" else None
-        sub = draw(st.one_of(st.just(good), hostile, submissions().map(lambda s: s[0] if s else None)))
+        sub = draw(
+            st.one_of(st.just(good), hostile, submissions().map(lambda s: s[0] if s else None))
+        )
         return action, rnd.submit, [seat, sub], {}
     if action == "auto":
-        return action, rnd.auto, [seat, draw(either(st.sampled_from(["timeout", "disconnect"])))], {}
+        return (
+            action,
+            rnd.auto,
+            [seat, draw(either(st.sampled_from(["timeout", "disconnect"])))],
+            {},
+        )
     if action == "hints":
         return action, rnd.hints, [seat, draw(either(st.integers(1, 3)))], {}
     if action == "settle":
         n = rnd.seats
         kwargs = {
             "auto_missing": draw(either(st.booleans())),
-            "balances": draw(either(st.one_of(st.none(), st.lists(st.integers(-10**6, 10**6), min_size=n, max_size=n)))),
+            "balances": draw(
+                either(
+                    st.one_of(
+                        st.none(), st.lists(st.integers(-(10**6), 10**6), min_size=n, max_size=n)
+                    )
+                )
+            ),
             "min_balance": draw(either(st.one_of(st.none(), st.integers(-100, 100)))),
         }
         return "Round.settle", rnd.settle, [], kwargs
@@ -483,8 +642,13 @@ def round_step(draw: Any, rnd: Round) -> Tuple[str, Callable[..., Any], List[Any
 def test_round_under_hostile_calls(data: st.DataObject) -> None:
     rules = data.draw(st.sampled_from(ROUND_RULES), label="rules")
     n = data.draw(st.sampled_from(sorted(rules.players)), label="seats")
-    rnd = Round(rules, n, seed=data.draw(st.one_of(st.none(), st.integers(0, 2**64 - 1))),
-                stake=data.draw(st.integers(0, 1000)), rake=data.draw(st.sampled_from([None, (5, None), ("2.5", 30)])))
+    rnd = Round(
+        rules,
+        n,
+        seed=data.draw(st.one_of(st.none(), st.integers(0, 2**64 - 1))),
+        stake=data.draw(st.integers(0, 1000)),
+        rake=data.draw(st.sampled_from([None, (5, None), ("2.5", 30)])),
+    )
     for _ in range(data.draw(st.integers(1, 14), label="steps")):
         name, fn, args, kwargs = data.draw(round_step(rnd), label="step")
         ok, out = checked(f"Round.{name}" if "." not in name else name, rnd, fn, *args, **kwargs)
@@ -503,7 +667,9 @@ def test_round_under_hostile_calls(data: st.DataObject) -> None:
 
 
 @st.composite
-def table_step(draw: Any, table: Table) -> Tuple[str, Callable[..., Any], List[Any], Dict[str, Any]]:
+def table_step(
+    draw: Any, table: Table
+) -> Tuple[str, Callable[..., Any], List[Any], Dict[str, Any]]:
     names = ["a", "b", "c", "d", "e", 7]
     player = draw(either(st.sampled_from(names)))
     action = draw(st.sampled_from(
@@ -516,8 +682,14 @@ def table_step(draw: Any, table: Table) -> Tuple[str, Callable[..., Any], List[A
                 draw(either(st.integers(0, 10**6)))]  # fmt: skip
         return action, table.sit, args, kwargs
     if action == "start_round":
-        kwargs = {"banker": draw(either(st.one_of(st.none(), st.sampled_from(names)))),
-                  "stakes": draw(either(st.one_of(st.none(), st.dictionaries(st.sampled_from(names), st.integers(1, 3)))))}
+        kwargs = {
+            "banker": draw(either(st.one_of(st.none(), st.sampled_from(names)))),
+            "stakes": draw(
+                either(
+                    st.one_of(st.none(), st.dictionaries(st.sampled_from(names), st.integers(1, 3)))
+                )
+            ),
+        }
         return action, table.start_round, [draw(either(st.integers(0, 100)))], kwargs
     if action in ("submit", "escape", "settle") and view is not None:
         seat = draw(either(st.integers(0, view.seats - 1)))
@@ -525,7 +697,12 @@ def table_step(draw: Any, table: Table) -> Tuple[str, Callable[..., Any], List[A
             good = None
             if view.phase == "arrange" and isinstance(seat, int) and 0 <= seat < view.seats:
                 good = quick_play(view.hand(seat), view.rules)
-            return "TableRound.submit", view.submit, [seat, draw(st.one_of(st.just(good), hostile))], {}
+            return (
+                "TableRound.submit",
+                view.submit,
+                [seat, draw(st.one_of(st.just(good), hostile))],
+                {},
+            )
         if action == "escape":
             return "TableRound.escape", view.escape, [seat], {}
         return "TableRound.settle", view.settle, [], {"auto_missing": True}
@@ -540,7 +717,9 @@ def table_step(draw: Any, table: Table) -> Tuple[str, Callable[..., Any], List[A
 @given(st.data())
 def test_table_under_hostile_calls(data: st.DataObject) -> None:
     rules = data.draw(st.sampled_from(ROUND_RULES), label="rules")
-    table = Table(rules, stake=data.draw(st.integers(0, 100)), min_balance=data.draw(st.integers(0, 500)))
+    table = Table(
+        rules, stake=data.draw(st.integers(0, 100)), min_balance=data.draw(st.integers(0, 500))
+    )
     for _ in range(data.draw(st.integers(1, 20), label="steps")):
         name, fn, args, kwargs = data.draw(table_step(table), label="step")
         balances = {p: table.balance(p) for p in table.players}
@@ -664,7 +843,9 @@ def test_tampered_saves_are_refused_or_sound(case: Any, data: st.DataObject) -> 
             if ok:
                 check_result("Round.settle", result, changed)
         if isinstance(loaded, Table) and loaded.round is not None:
-            ok, report = checked("Table.finish_round", loaded, loaded.finish_round, auto_missing=True)
+            ok, report = checked(
+                "Table.finish_round", loaded, loaded.finish_round, auto_missing=True
+            )
             if ok:
                 check_result("Table.finish_round", report.result, changed)
     # Signed, any change that does not survive the round trip of JSON is refused.

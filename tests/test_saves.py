@@ -101,8 +101,18 @@ def test_honest_saves_load_in_the_same_state() -> None:
         "[" * 100_000 + "]" * 100_000,
         '{"a":' * 100_000 + "1" + "}" * 100_000,
     ],
-    ids=["format-only", "list", "null", "number", "string", "bad-json", "a-table", "surrogate",
-         "deep", "deep-obj"],
+    ids=[
+        "format-only",
+        "list",
+        "null",
+        "number",
+        "string",
+        "bad-json",
+        "a-table",
+        "surrogate",
+        "deep",
+        "deep-obj",
+    ],
 )
 def test_not_a_saved_round(text: str) -> None:
     refused(Round, text)

@@ -64,9 +64,7 @@ def table(**fields: Any) -> Dict[str, Any]:
         ([], ["players"]),
     ],
 )
-def test_malformed_fields_exit_2_with_a_message(
-    tmp_path: Path, bad: Any, words: Any
-) -> None:
+def test_malformed_fields_exit_2_with_a_message(tmp_path: Path, bad: Any, words: Any) -> None:
     r = score(tmp_path, bad)
     assert r.returncode == 2, (r.returncode, r.stdout, r.stderr)
     assert "Traceback" not in r.stderr

@@ -200,7 +200,10 @@ class _Restore:
                 _bad("deal", f"the hands, cut and first seat are not the deal of seed {save.seed}")
         elif rules.cut:
             if cut is None or deal.cut_start is None:
-                _bad("deal.cut_card", "the rules cut the deck (切牌): the cut card and its start are missing")
+                _bad(
+                    "deal.cut_card",
+                    "the rules cut the deck (切牌): the cut card and its start are missing",
+                )
             if not 0 <= deal.cut_start < n:
                 _bad("deal.cut_start", f"{deal.cut_start} is not a seat")
             first = (deal.cut_start + _count_value(cut) - 1) % n
@@ -233,7 +236,10 @@ class _Restore:
                 _bad(f"given[{s}]", "only swap-three (换三张) rules give cards")
             cards = _cards(text, f"given[{s}]")
             if len(cards) > rules.swap.max_cards:
-                _bad(f"given[{s}]", f"{len(cards)} cards; swap-three gives at most {rules.swap.max_cards}")
+                _bad(
+                    f"given[{s}]",
+                    f"{len(cards)} cards; swap-three gives at most {rules.swap.max_cards}",
+                )
             missing = Counter(cards) - Counter(dealt[s])
             if missing:
                 _bad(f"given[{s}]", f"seat {s} does not hold {next(iter(missing))} to give")
@@ -274,7 +280,10 @@ class _Restore:
             _bad("escaped", "at least one seat must stay in the round")
         for seat in escaped:
             if seat in disconnected or seat in surrendered:
-                _bad("escaped", f"seat {seat} left the round: it is neither disconnected nor surrendered")
+                _bad(
+                    "escaped",
+                    f"seat {seat} left the round: it is neither disconnected nor surrendered",
+                )
         if surrendered and not rules.surrender.allowed:
             _bad("surrendered", f"the rule set {rules.name!r} does not allow surrender")
         if surrendered and save.phase == "swap":
@@ -309,7 +318,11 @@ class _Restore:
     def _play(self, entry: SubmissionSave, key: str) -> Any:
         lanes = (entry.front, entry.middle, entry.back)
         try:
-            if all(lane is not None for lane in lanes) and entry.special is None and entry.cards is None:
+            if (
+                all(lane is not None for lane in lanes)
+                and entry.special is None
+                and entry.cards is None
+            ):
                 front, middle, back = (_cards(lane or "", key) for lane in lanes)
                 return Arrangement(front, middle, back, self.rules)
             if entry.cards is not None and all(lane is None for lane in lanes):
@@ -321,7 +334,10 @@ class _Restore:
     def _result(self) -> None:
         save, rnd, n = self.save, self.rnd, self.n
         if rnd.missing:
-            _bad("submissions", f"a settled round has a play for every seat still in; seat {rnd.missing[0]} has none")
+            _bad(
+                "submissions",
+                f"a settled round has a play for every seat still in; seat {rnd.missing[0]} has none",
+            )
         saved = save.result
         if saved is None:
             _bad("result", "a settled round has its result")
@@ -343,7 +359,9 @@ class _Restore:
         mine = expected.to_dict()
         for field, value in mine.items():
             if getattr(saved, field) != value:
-                _bad(f"result.{field}", f"the saved result's {field} is not what the plays settle to")
+                _bad(
+                    f"result.{field}", f"the saved result's {field} is not what the plays settle to"
+                )
         rnd._result = expected
 
 
@@ -404,7 +422,9 @@ def _table(table: Table, save: TableSave) -> Table:
     for i, entry in enumerate(save.players):
         where = f"players[{i}]"
         if not 0 <= entry.seat < table.size:
-            _bad_table(f"{where}.seat", f"{entry.seat} is not a seat of this {table.size}-seat table")
+            _bad_table(
+                f"{where}.seat", f"{entry.seat} is not a seat of this {table.size}-seat table"
+            )
         if table._seats[entry.seat] is not None:
             _bad_table(f"{where}.seat", f"two players in seat {entry.seat}")
         if entry.player in table._info:
@@ -453,17 +473,25 @@ def _check_flags(info: Any, rnd: Optional[Round], where: str) -> None:
     seat = None if rnd is None or info.player not in rnd.players else rnd.players.index(info.player)
     if seat is None:
         if flags:
-            _bad_table(where, "only a player dealt in to the round in progress stands up later, "
-                       "is disconnected or has left")
+            _bad_table(
+                where,
+                "only a player dealt in to the round in progress stands up later, "
+                "is disconnected or has left",
+            )
         return
     assert rnd is not None
     if info.left and info.disconnected:
         _bad_table(where, "a player who left is not disconnected")
     gone = seat in rnd.escaped or (rnd.rules.escape is None and seat in rnd.disconnected)
     if info.left != gone:
-        _bad_table(f"{where}.left", f"the round says seat {seat} {'has' if gone else 'has not'} left")
+        _bad_table(
+            f"{where}.left", f"the round says seat {seat} {'has' if gone else 'has not'} left"
+        )
     if seat in rnd.escaped:
         return
     if info.disconnected != (seat in rnd.disconnected and not info.left):
-        _bad_table(f"{where}.disconnected", f"the round says seat {seat} is "
-                   f"{'' if seat in rnd.disconnected else 'not '}disconnected")
+        _bad_table(
+            f"{where}.disconnected",
+            f"the round says seat {seat} is "
+            f"{'' if seat in rnd.disconnected else 'not '}disconnected",
+        )

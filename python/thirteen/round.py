@@ -663,7 +663,9 @@ class Round(_JsonState):
             RoundStateError: as :meth:`submit`; ThirteenError: an unknown reason.
         """
         if reason not in AUTO_REASONS:
-            raise ThirteenError(f"auto reason must be one of {list(AUTO_REASONS)}, got {short(reason)}")
+            raise ThirteenError(
+                f"auto reason must be one of {list(AUTO_REASONS)}, got {short(reason)}"
+            )
         self._need_open(seat)
         sub = self._solve_for(seat)
         self._validate(seat, sub)
@@ -737,7 +739,9 @@ class Round(_JsonState):
         self._seat(seat)
         if self._phase not in ("swap", "arrange"):
             raise RoundStateError(
-                f"seat {seat} cannot leave in phase {short(self._phase)}", player=seat, phase=self._phase
+                f"seat {seat} cannot leave in phase {short(self._phase)}",
+                player=seat,
+                phase=self._phase,
             )
         self._need_present(seat)
         if self._rules.escape is None:
@@ -804,7 +808,9 @@ class Round(_JsonState):
                 )
             for seat, value in enumerate(balances):
                 if not _is_int(value):
-                    raise ThirteenError(f"balance of seat {seat} must be an integer, got {short(value)}")
+                    raise ThirteenError(
+                        f"balance of seat {seat} must be an integer, got {short(value)}"
+                    )
         if min_balance is not None and not _is_int(min_balance):
             raise ThirteenError(f"min_balance must be an integer or None, got {short(min_balance)}")
         floor = 1 if min_balance is None else int(min_balance)
@@ -901,7 +907,9 @@ class Round(_JsonState):
 
     def _seat(self, seat: Any) -> int:
         if not _is_int(seat) or not 0 <= seat < self.seats:
-            raise ThirteenError(f"seat {short(seat)} is not a seat of this {self.seats}-player round")
+            raise ThirteenError(
+                f"seat {short(seat)} is not a seat of this {self.seats}-player round"
+            )
         return int(seat)
 
     def _need_phase(self, phase: str, seat: Optional[int] = None) -> None:

@@ -417,7 +417,8 @@ class Table(_JsonState):
         info = self._get(player)
         if self._in_round(player):
             raise TableError(
-                f"player {short(player)} is in the round in progress: use stand_after_round or leave",
+                f"player {short(player)} is in the round in progress: "
+                "use stand_after_round or leave",
                 player=player,
                 seat=info.seat,
             )

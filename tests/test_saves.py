@@ -255,6 +255,18 @@ def test_escaped_twice_would_charge_twice() -> None:
     assert err.key == "escaped"
 
 
+def test_player_ids_a_save_can_hold() -> None:
+    with pytest.raises(ThirteenError, match="Unicode"):
+        Round(KAIXIN, ["a", "\ud800"])
+    refused(Round, edited(arranging(), lambda d: d.__setitem__("players", [0, 1, "\ud800"])))
+    with pytest.raises(SaveError, match="Unicode"):
+        Round.from_dict(edited(arranging(), lambda d: d.__setitem__("rules", "\ud800")))
+    table = Table(KAIXIN)
+    with pytest.raises(ThirteenError, match="Unicode"):
+        table.sit("\udfff", None, 10)
+    assert table.players == ()
+
+
 def test_players_unique_and_per_seat_lists_complete() -> None:
     refused(Round, edited(arranging(), lambda d: d.__setitem__("players", [0, 1, 1])), "distinct")
     refused(Round, edited(arranging(), lambda d: d["given"].pop()))

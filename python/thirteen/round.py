@@ -172,8 +172,14 @@ def _is_int(value: Any) -> bool:
 
 
 def _check_player_id(player: Any) -> None:
+    """A player id is an int or text that a save can hold (valid Unicode)."""
     if not (isinstance(player, str) or _is_int(player)):
         raise TypeError(f"a player id must be a str or an int, got {short(player)}")
+    if isinstance(player, str):
+        try:
+            player.encode("utf-8")
+        except UnicodeError:
+            raise ThirteenError(f"player id {short(player)} is not valid Unicode text") from None
 
 
 def _normal_rake(rake: Any) -> Optional[Tuple[Union[int, str], Optional[int]]]:

@@ -151,3 +151,18 @@ def test_table_round_is_a_view_and_a_stale_view_drives_nothing() -> None:
         with pytest.raises(RoundStateError):
             action(0)  # a view of a finished round does not reach the next one
     assert table.to_dict() == before
+
+
+@pytest.mark.xfail(
+    reason="needs the core's money bounds (issue 9, the Rust half): today the core raises "
+    "OverflowError for a stake of 2**63",
+    strict=True,
+)
+def test_a_stake_beyond_the_money_bounds_is_refused_at_once() -> None:
+    from thirteen import ThirteenError
+
+    # Round(stake=2**63) used to be accepted and then could never settle.
+    with pytest.raises(ThirteenError):
+        Round(KAIXIN, 2, stake=2**63)
+    with pytest.raises(ThirteenError):
+        Table(KAIXIN, stake=2**63)

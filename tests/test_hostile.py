@@ -594,7 +594,7 @@ def round_step(draw: Any, rnd: Round) -> Tuple[str, Callable[..., Any], List[Any
     seat = draw(seat_arg)
     hand = (
         rnd.hand(seat)
-        if rnd.phase != "new" and isinstance(seat, int) and 0 <= seat < rnd.seats
+        if rnd.phase != "new" and type(seat) is int and 0 <= seat < rnd.seats
         else None
     )
     action = draw(st.sampled_from(
@@ -695,7 +695,7 @@ def table_step(
         seat = draw(either(st.integers(0, view.seats - 1)))
         if action == "submit":
             good = None
-            if view.phase == "arrange" and isinstance(seat, int) and 0 <= seat < view.seats:
+            if view.phase == "arrange" and type(seat) is int and 0 <= seat < view.seats:
                 good = quick_play(view.hand(seat), view.rules)
             return (
                 "TableRound.submit",

@@ -87,6 +87,23 @@ def test_no_home_run_when_too_few_were_dealt_in() -> None:
     assert res.escape == (3, 3, -6)
 
 
+def test_hints_count_is_bounded() -> None:
+    # A huge count once reached the solver, which reserved memory for it and aborted.
+    from thirteen import ThirteenError
+
+    rnd = Round(KAIXIN, 2, seed=0)
+    rnd.deal()
+    before = rnd.to_dict()
+    for n in (0, -1, 51, 2**37, 2**64):
+        with pytest.raises(ThirteenError, match="hints"):
+            rnd.hints(0, n)
+    for bad in (1.5, "3", None, True):
+        with pytest.raises(TypeError):
+            rnd.hints(0, bad)
+    assert rnd.to_dict() == before
+    assert 1 <= len(rnd.hints(0, 2)) <= 2
+
+
 # --------------------------------------------------------------------------- the table's round
 
 

@@ -83,11 +83,15 @@ __all__ = [
     "RoundStateError",
     "CardNotHeldError",
     "AUTO_REASONS",
+    "MAX_HINTS",
     "PHASES",
 ]
 
 #: The phases of a round, in order (``"swap"`` only with swap-three, 换三张).
 PHASES: Tuple[str, ...] = ("new", "swap", "arrange", "settled")
+
+#: The most hints :meth:`Round.hints` gives a seat at once.
+MAX_HINTS = 50
 
 #: Why a seat was auto-arranged (代打): ran out of time, or disconnected (断线).
 AUTO_REASONS: Tuple[str, ...] = ("timeout", "disconnect")
@@ -645,10 +649,20 @@ class Round(_JsonState):
         """Hints for the seat (牌型提示): up to ``n`` good, distinct plays, best first, a
         held special's declaration among them (:func:`thirteen.hints`).
 
+        Args:
+            seat: the round seat.
+            n: how many hints, 1 to :data:`MAX_HINTS`.
+
         Raises:
             RoundStateError: before :meth:`deal`.
+            ThirteenError: an unknown seat, or ``n`` out of range; TypeError: ``n`` is
+                not an integer.
         """
         hand = self.hand(seat)
+        if not _is_int(n):
+            raise TypeError(f"n (how many hints) must be an integer, got {short(n)}")
+        if not 1 <= n <= MAX_HINTS:
+            raise ThirteenError(f"n (how many hints) must be 1 to {MAX_HINTS}, got {short(n)}")
         return _hints(
             hand, self._rules, players=self._table_size(), n=n, banker=self._is_banker(seat)
         )

@@ -87,6 +87,15 @@ def test_no_home_run_when_too_few_were_dealt_in() -> None:
     assert res.escape == (3, 3, -6)
 
 
+def test_a_huge_seat_count_is_refused_before_anything_is_built() -> None:
+    from thirteen import PlayerCountError
+
+    for count in (2**53 + 1, 10**30, -5, 5):
+        with pytest.raises(PlayerCountError) as info:
+            Round(KAIXIN, count)
+        assert info.value.got == count
+
+
 def test_hints_count_is_bounded() -> None:
     # A huge count once reached the solver, which reserved memory for it and aborted.
     from thirteen import ThirteenError

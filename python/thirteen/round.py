@@ -362,7 +362,16 @@ class Round(_JsonState):
         if not isinstance(rules, RuleSet):
             raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
         if _is_int(seats):
-            players: Tuple[PlayerId, ...] = tuple(range(int(seats)))  # type: ignore[arg-type]
+            # A count the rules do not allow is refused before any list is built for it.
+            count = int(seats)  # type: ignore[arg-type]
+            if count not in rules.players:
+                raise PlayerCountError(
+                    f"{short(count)} players is not allowed by the rules "
+                    f"(allowed: {list(rules.players)})",
+                    got=count,
+                    allowed=tuple(rules.players),
+                )
+            players: Tuple[PlayerId, ...] = tuple(range(count))
         elif isinstance(seats, (str, bytes)):
             raise TypeError("seats must be a count or a sequence of player ids")
         else:

@@ -515,6 +515,28 @@ SPECS: List[Tuple[str, Callable[..., Any], List[Any], Dict[str, Any], Any]] = [
         None,
     ),
     (
+        "solve",
+        thirteen.solve,
+        [cards_arg, R],
+        {
+            "players": counts,
+            "strategy": either(st.sampled_from(["ev", "greedy", "mc"])),
+            "samples": st.integers(1, 8),
+            "top": counts,
+            "banker": either(st.booleans()),
+        },
+        None,
+    ),
+    ("hints", thirteen.hints, [cards_arg, R], {"players": counts, "n": counts}, None),
+    (
+        "complete",
+        thirteen.complete,
+        [cards_arg, R],
+        {"back": either(hands(2)), "front": either(st.just([])), "limit": counts},
+        None,
+    ),
+    ("lane_tables", thirteen.lane_tables, [R], {}, None),
+    (
         "Round",
         Round,
         [R, either(st.integers(2, 4))],

@@ -7,7 +7,6 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 from thirteen.rules import PRESET_NAMES, RuleSet
@@ -41,8 +40,8 @@ def register(sub: Any) -> None:
 
 def _rules(args: argparse.Namespace) -> RuleSet:
     if args.rules_file:
-        text = Path(args.rules_file).read_text(encoding="utf-8")
-        return RuleSet.from_json(text) if args.rules_file.endswith(".json") else RuleSet.from_toml(text)
+        path = args.rules_file
+        return RuleSet.load(path, None if path.lower().endswith(".json") else "toml")
     return RuleSet.preset(args.rules)
 
 

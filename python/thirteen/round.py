@@ -60,7 +60,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
 from thirteen import _core, saves
 from thirteen._core import Arrangement, Card, Declaration
@@ -427,9 +427,9 @@ class Round(_JsonState):
         self._given: List[Optional[Tuple[Card, ...]]] = [None] * n
         self._subs: List[Optional[Submission]] = [None] * n
         self._auto: List[Optional[str]] = [None] * n
-        self._surrendered: set = set()
+        self._surrendered: Set[int] = set()
         self._escaped: List[int] = []
-        self._disconnected: set = set()
+        self._disconnected: Set[int] = set()
         self._result: Optional[RoundResult] = None
         self._settle_rules: Dict[int, Any] = {}
 

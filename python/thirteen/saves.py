@@ -206,7 +206,8 @@ def _convert(data: Mapping[str, Any], cls: Type[T], what: str) -> T:
     try:
         return msgspec.convert(dict(data), cls)
     except UnicodeError as exc:  # text with lone surrogates, which no JSON can hold
-        raise SaveError(f"saved {what}: text that is not valid Unicode ({exc.reason})") from None
+        reason = exc.reason if isinstance(exc, (UnicodeEncodeError, UnicodeDecodeError)) else exc
+        raise SaveError(f"saved {what}: text that is not valid Unicode ({reason})") from None
     except msgspec.ValidationError as exc:
         key, problem = explain(exc)
         where = f" '{key}'" if key else ""

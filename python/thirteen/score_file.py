@@ -141,7 +141,7 @@ def _submission(seat: int, entry: PlayerEntry, rules: RuleSet) -> Any:
             )
         return thirteen.Declaration(entry.cards, entry.special)
     missing = [name for name, value in lanes.items() if value is None]
-    if missing:
+    if missing or entry.front is None or entry.middle is None or entry.back is None:
         raise ScoreFileError(
             f"player {seat}: missing {', '.join(repr(m) for m in missing)}",
             key=f"players[{seat}].{missing[0]}",

@@ -267,7 +267,7 @@ def complete(
     """
     rules = _rules(rules)
     as_banker = _context(rules, players, banker)
-    limit = _count("limit", limit, MAX_TOP)
+    limit = _count("limit", limit, 2**63 - 1)  # only truncates: a limit above the count is "all"
     choices = _core._complete(
         hand,
         rules,

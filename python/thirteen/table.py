@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 from thirteen import _core, saves
+from thirteen._core import Card
 from thirteen._plain import short
 from thirteen.errors import PlayerCountError, ThirteenError
 from thirteen.ladder import Ladder, LevelInfo, level_change
@@ -41,6 +42,7 @@ from thirteen.round import (
     Round,
     RoundResult,
     RoundStateError,
+    Submission,
     _check_player_id,
     _is_int,
     _JsonState,
@@ -716,6 +718,119 @@ class TableRound:
             )
         return rnd.players[rnd._seat(seat)]
 
+    # ------------------------------------------------------------------ read-only state
+    # (as the same-named :class:`Round` properties, read from the live round)
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set."""
+        return self._live.rules
+
+    @property
+    def players(self) -> Tuple[PlayerId, ...]:
+        """The player ids, per seat."""
+        return self._live.players
+
+    @property
+    def seats(self) -> int:
+        """The number of seats dealt in."""
+        return self._live.seats
+
+    @property
+    def phase(self) -> str:
+        """``"new"``, ``"swap"`` (swap-three only), ``"arrange"`` or ``"settled"``."""
+        return self._live.phase
+
+    @property
+    def seed(self) -> Optional[int]:
+        """The round's seed (``None``: dealt from the secure random source)."""
+        return self._live.seed
+
+    @property
+    def banker(self) -> int:
+        """The banker's seat (庄家; meaningful in banker mode)."""
+        return self._live.banker
+
+    @property
+    def stakes(self) -> Optional[Tuple[int, ...]]:
+        """The banker-mode stake multipliers per seat, or ``None`` (all 1)."""
+        return self._live.stakes
+
+    @property
+    def stake(self) -> int:
+        """Money per unit (minor currency units)."""
+        return self._live.stake
+
+    @property
+    def rake(self) -> Optional[Tuple[Union[int, str], Optional[int]]]:
+        """``(percent, cap)`` or ``None``."""
+        return self._live.rake
+
+    @property
+    def cut_card(self) -> Optional[Card]:
+        """The cut card (切牌, when ``rules.cut``), after :meth:`deal`."""
+        return self._live.cut_card
+
+    @property
+    def cut_start(self) -> Optional[int]:
+        """The seat that counted as 1 for the cut (when ``rules.cut``)."""
+        return self._live.cut_start
+
+    @property
+    def first(self) -> Optional[int]:
+        """The seat dealt first, after :meth:`deal`."""
+        return self._live.first
+
+    @property
+    def dealt_hands(self) -> Optional[Tuple[Tuple[Card, ...], ...]]:
+        """The hands as dealt, before any swap (``None`` before :meth:`deal`)."""
+        return self._live.dealt_hands
+
+    @property
+    def submissions(self) -> Dict[int, Submission]:
+        """The recorded submissions, seat → :class:`Arrangement` / :class:`Declaration`."""
+        return self._live.submissions
+
+    @property
+    def auto_reasons(self) -> Dict[int, str]:
+        """Seats auto-arranged so far (代打) → ``"timeout"`` or ``"disconnect"``."""
+        return self._live.auto_reasons
+
+    @property
+    def given(self) -> Dict[int, Tuple[Card, ...]]:
+        """Swap-three gifts (换三张) recorded so far, seat → cards."""
+        return self._live.given
+
+    @property
+    def surrendered(self) -> Tuple[int, ...]:
+        """Seats that surrendered, ascending."""
+        return self._live.surrendered
+
+    @property
+    def escaped(self) -> Tuple[int, ...]:
+        """Seats that escaped (强退), in the order they left."""
+        return self._live.escaped
+
+    @property
+    def disconnected(self) -> Tuple[int, ...]:
+        """Seats currently disconnected (断线), ascending."""
+        return self._live.disconnected
+
+    @property
+    def present(self) -> Tuple[int, ...]:
+        """Seats still in the round (not escaped), ascending."""
+        return self._live.present
+
+    @property
+    def missing(self) -> Tuple[int, ...]:
+        """Seats still in the round that have neither submitted nor surrendered."""
+        return self._live.missing
+
+    @property
+    def result(self) -> Optional[RoundResult]:
+        """The :class:`RoundResult` once settled, else ``None``."""
+        return self._live.result
+
     def hand(self, seat: int) -> Tuple[Any, ...]:
         """As :meth:`Round.hand`."""
         return self._live.hand(seat)
@@ -789,19 +904,3 @@ class TableRound:
 
     def __repr__(self) -> str:
         return f"<TableRound of {short(self._live)}>"
-
-
-def _read_only(name: str) -> property:
-    def get(self: TableRound) -> Any:
-        return getattr(self._live, name)
-
-    return property(get, doc=getattr(Round, name).__doc__)
-
-
-for _name in (
-    "rules", "players", "seats", "phase", "seed", "banker", "stakes", "stake", "rake",
-    "cut_card", "cut_start", "first", "dealt_hands", "submissions", "auto_reasons",
-    "given", "surrendered", "escaped", "disconnected", "present", "missing", "result",
-):  # fmt: skip
-    setattr(TableRound, _name, _read_only(_name))
-del _name

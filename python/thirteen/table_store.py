@@ -212,12 +212,12 @@ _WARNED: Set[str] = set()
 
 
 def shipped() -> Dict[str, TableSet]:
-    """The shipped table sets, by preset name."""
+    """The shipped table sets, by preset name (``"default"`` for :meth:`RuleSet.default`)."""
     global _SHIPPED
     with _LOCK:
         if _SHIPPED is None:
             out: Dict[str, TableSet] = {}
-            for name in PRESET_NAMES:
+            for name in PRESET_NAMES + ("default",):
                 path = files("thirteen") / "tables" / f"{name}.json.gz"
                 if path.is_file():
                     try:
@@ -270,7 +270,8 @@ def _source(rules: RuleSet) -> Tuple[TableSet, bool]:
             return ts, True
     if not ships:
         raise RuntimeError("no lane tables are shipped with this installation")
-    name = min(ships, key=lambda n: (_distance(key, ships[n].key), PRESET_NAMES.index(n)))
+    order = PRESET_NAMES + ("default",)
+    name = min(ships, key=lambda n: (_distance(key, ships[n].key), order.index(n)))
     return ships[name], False
 
 

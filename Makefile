@@ -2,10 +2,11 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: test rust-test python-test lint bench
+.PHONY: test rust-test python-test stubs lint bench
 
-## Every test: Rust formatting, lints and tests, then pytest against the installed package.
-test: lint rust-test python-test
+## Every test: Rust formatting, lints and tests, pytest against the installed package, and the
+## extension's stubs checked against it.
+test: lint rust-test python-test stubs
 
 lint:
 	cargo fmt --all -- --check
@@ -16,6 +17,10 @@ rust-test:
 
 python-test:
 	$(PY) -m pytest
+
+## _core.pyi matches the compiled extension, name by name and signature by signature.
+stubs:
+	$(PY) -m mypy.stubtest thirteen._core
 
 ## Benchmarks: pytest-benchmark (core vs reference) and the Rust criterion bench.
 bench:

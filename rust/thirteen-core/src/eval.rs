@@ -31,7 +31,10 @@ pub enum Wheel {
 }
 
 /// Hand categories, low to high (RULES.md 3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 #[repr(u8)]
 pub enum Category {
     HighCard = 0,
@@ -349,8 +352,22 @@ pub fn evaluate(cards: &[Card], wheel: Wheel) -> Option<HandValue> {
 
 /// Evaluates `data.len() / width` hands of `width` (3 or 5) card codes, row after row, into
 /// their raw values. Codes must be below 52 ([`Error::BadCard`]) and no card may occur in a
-/// hand more often than `deck` holds it ([`Error::DuplicateCard`]).
+/// hand more often than `deck` holds it ([`Error::DuplicateCard`]); another width, or data
+/// that is not whole rows, is [`Error::WrongCount`].
 pub fn evaluate_batch(data: &[u8], width: usize, wheel: Wheel, deck: DeckKind) -> Result<Vec<u32>> {
+    if !(width == 3 || width == 5) || data.len() % width != 0 {
+        let got = if width == 3 || width == 5 {
+            data.len() % width
+        } else {
+            width
+        };
+        return Err(Error::WrongCount {
+            expected: 5,
+            got,
+            lane: None,
+            player: None,
+        });
+    }
     let mut out = Vec::with_capacity(data.len() / width.max(1));
     let extra = deck == DeckKind::ExtraDiamonds;
     for (row, hand) in data.chunks_exact(width).enumerate() {

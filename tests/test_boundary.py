@@ -150,6 +150,11 @@ def test_money_bounds() -> None:
         thirteen.money([1], 1, (5, -1))
     with pytest.raises(LimitError):
         thirteen.money([1], 1, (5, 2**63))
+    for rake in [(), (5,), (5, None, 1), "5", [5, None]]:
+        with pytest.raises(TypeError, match="rake"):
+            thirteen.money([1], 1, rake)
+    with pytest.raises(TypeError):
+        thirteen.money([1], 1, (5, "10"))
     with pytest.raises(TypeError):
         thirteen.money([1.5], 1)
     with pytest.raises(TypeError):

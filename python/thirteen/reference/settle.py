@@ -564,6 +564,8 @@ def money(units: Sequence[int], stake: int, rake: Optional[Tuple[Union[int, str]
     amounts = [u * stake for u in units]
     if rake is None:
         return amounts
+    if not isinstance(rake, tuple) or len(rake) != 2:
+        raise TypeError("rake must be a (percent, cap) pair or None")
     percent_value, cap = rake
     percent = _percent(percent_value)
     if cap is not None:

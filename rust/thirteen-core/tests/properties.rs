@@ -206,6 +206,12 @@ const MOST_UNITS: i64 = 96 * MAX_RULE_UNITS * MAX_STAKE_MULTIPLIER;
 // ------------------------------------------------------------------------------ properties
 
 proptest! {
+    // Rule sets the core refuses are drawn again (`valid_rules`); allow that at any size.
+    #![proptest_config(ProptestConfig {
+        max_local_rejects: u32::MAX,
+        ..ProptestConfig::default()
+    })]
+
     #[test]
     fn card_text_never_panics(text in "[ -~♠♥♦♣♤♡♢♧，、\u{3000}1]{0,60}") {
         if let Ok(cards) = parse_cards(&text) {

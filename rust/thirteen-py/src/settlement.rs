@@ -343,18 +343,25 @@ fn money(
     py: Python<'_>,
     units: Vec<Int>,
     stake: Int,
-    rake: Option<(Bound<'_, PyAny>, Option<Int>)>,
+    rake: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Vec<i64>> {
     let units = units
         .iter()
         .map(|u| u.value(py, &UNITS))
         .collect::<PyResult<Vec<_>>>()?;
     let stake = stake.value(py, &STAKE)?;
-    let rake = match rake {
+    let rake = match rake.map(|r| r.extract::<(Bound<PyAny>, Bound<PyAny>)>()) {
         None => None,
-        Some((percent, cap)) => Some(core::money::Rake {
+        Some(Err(_)) => {
+            let message = "rake must be a (percent, cap) pair or None";
+            return Err(PyTypeError::new_err(message));
+        }
+        Some(Ok((percent, cap))) => Some(core::money::Rake {
             percent: core::money::Percent::parse(&percent_text(&percent)?).py_err(py)?,
-            cap: cap.map(|c| c.value(py, &RAKE_CAP)).transpose()?,
+            cap: cap
+                .extract::<Option<Int>>()?
+                .map(|c| c.value(py, &RAKE_CAP))
+                .transpose()?,
         }),
     };
     core::money::money(&units, stake, rake).py_err(py)

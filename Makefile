@@ -2,15 +2,20 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: test rust-test python-test stubs lint bench
+.PHONY: test rust-test python-test stubs lint typecheck docs bench wheel tables
 
-## Every test: Rust formatting, lints and tests, pytest against the installed package, and the
-## extension's stubs checked against it.
-test: lint rust-test python-test stubs
+## Every test: Rust formatting, lints and tests, the type check, pytest against the
+## installed package, the extension's stubs checked against it, and the documentation site
+## built with warnings as errors.
+test: lint typecheck rust-test python-test stubs docs
 
 lint:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
+
+## The package under mypy --strict ([tool.mypy] in pyproject.toml reads python/).
+typecheck:
+	$(PY) -m mypy -p thirteen --strict
 
 rust-test:
 	cargo test --workspace
@@ -22,7 +27,27 @@ python-test:
 stubs:
 	$(PY) -m mypy.stubtest thirteen._core
 
+## The documentation site (mkdocs.yml, docs/) into site/; any warning fails the build
+## (no --quiet: it would hide the warnings that --strict counts).
+docs:
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
+
 ## Benchmarks: pytest-benchmark (core vs reference) and the Rust criterion bench.
 bench:
 	$(PY) -m pytest benches --benchmark-only
 	cargo bench -p thirteen-core
+
+## The shipped lane tables: `thirteen train` with its defaults, one file per play key
+## (kaixin-swap plays with kaixin's tables: swapping does not change the play key).
+TABLE_PRESETS := kaixin kaixin-extra shisanzhang bianfeng luosong western-2-4 western-1-6
+tables:
+	rm -f python/thirteen/tables/*.json.gz
+	for p in $(TABLE_PRESETS); do $(VENV)/bin/thirteen train --rules $$p --out python/thirteen/tables/$$p.json.gz --quiet || exit 1; done
+## The release wheel and sdist into dist/: linked against glibc 2.17 through zig, so the
+## wheel honestly carries manylinux2014 (manylinux_2_17); auditwheel checks the tag.
+## Needs the `release` extra: $(VENV)/bin/pip install maturin ziglang auditwheel
+wheel:
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/maturin build --release --zig \
+		--compatibility manylinux2014 --out dist
+	$(VENV)/bin/maturin sdist --out dist
+	$(VENV)/bin/auditwheel show dist/thirteen-*manylinux*.whl

@@ -46,6 +46,7 @@ from thirteen._core import (
     swap_cards,
     validate_hand,
 )
+from thirteen.aliases import CardsLike, PlayerId, Submission
 from thirteen.errors import (
     CardError,
     CountError,
@@ -60,7 +61,9 @@ from thirteen.errors import (
 )
 from thirteen.ladder import Ladder, LevelInfo, level_change, level_for
 from thirteen.rules import RuleSet
-from thirteen.solver import Hint, Solution, complete, hints, lane_tables, solve, solve_batch
+from thirteen.solver import Hint, Solution, complete, hints, solve, solve_batch
+from thirteen.table_store import TableSet, TablesWarning, clear_cache as clear_table_cache, lane_tables, register_tables
+from thirteen.training import train
 from thirteen.table import (
     CardNotHeldError,
     LevelChange,
@@ -75,6 +78,9 @@ from thirteen.table import (
 
 __all__ = [
     "__version__",
+    "CardsLike",
+    "PlayerId",
+    "Submission",
     "Arrangement",
     "Card",
     "Category",
@@ -107,6 +113,11 @@ __all__ = [
     "count_splits",
     "hints",
     "lane_tables",
+    "train",
+    "TableSet",
+    "TablesWarning",
+    "register_tables",
+    "clear_table_cache",
     "solve",
     "solve_batch",
     "splits",

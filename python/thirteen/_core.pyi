@@ -3,7 +3,7 @@ checked by ``python -m mypy.stubtest thirteen._core`` in ``make test``)."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional, Sequence, Tuple, Union, final
+from typing import Any, Callable, Iterable, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -43,6 +43,8 @@ __all__ = [
     "count_splits",
     "splits",
     "build_tables",
+    "train",
+    "_ev_scan",
     "_solve",
     "_complete",
     "solve_batch",
@@ -230,6 +232,25 @@ def build_tables(
     iterations: int = 3,
     seed: int = 0,
 ) -> LaneTables: ...
+def train(
+    rules: _RulesLike,
+    *,
+    players: int,
+    deals: int,
+    iterations: int,
+    tolerance: float,
+    seed: int,
+    warm: Optional[LaneTables] = None,
+    report: Optional[Callable[[int, int, float, float], Any]] = None,
+) -> LaneTables: ...
+def _ev_scan(
+    cards: _CardsLike,
+    rules: _RulesLike,
+    tables: LaneTables,
+    *,
+    players: int = 4,
+    banker: bool = False,
+) -> Tuple[float, float, int, int]: ...
 def _solve(
     cards: _CardsLike,
     rules: _RulesLike,

@@ -8,7 +8,7 @@ Attributes that do not apply are ``None``.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Optional, Tuple
+from typing import Any, ClassVar, Dict, Optional, Tuple
 
 __all__ = [
     "ThirteenError",
@@ -51,9 +51,9 @@ class ThirteenError(ValueError):
         """The human-readable message."""
         return str(self.args[0]) if self.args else ""
 
-    def details(self) -> dict:
+    def details(self) -> Dict[str, Any]:
         """The locating attributes as a dict (``kind`` included), for logs and JSON."""
-        out: dict = {"kind": self.kind}
+        out: Dict[str, Any] = {"kind": self.kind}
         for name in self._fields:
             out[name] = getattr(self, name)
         return out
@@ -114,7 +114,7 @@ class PlayerCountError(ThirteenError):
     kind = "bad_player_count"
     _fields = ("got", "allowed")
     got: Optional[int]
-    allowed: Optional[tuple]
+    allowed: Optional[Tuple[int, ...]]
 
 
 class SurrenderError(ThirteenError):

@@ -42,6 +42,7 @@ from __future__ import annotations
 import bisect
 import operator
 import os
+import sys
 from collections import abc
 from dataclasses import dataclass
 from importlib.resources import files
@@ -49,10 +50,10 @@ from typing import Any, Dict, Iterable, Mapping, NoReturn, Optional, Tuple, Unio
 
 from .errors import RuleSetError, ThirteenError
 
-try:
+if sys.version_info >= (3, 11):
     import tomllib
-except ModuleNotFoundError:  # Python < 3.11
-    import tomli as tomllib  # type: ignore[no-redef]
+else:  # pragma: no cover
+    import tomli as tomllib
 
 __all__ = [
     "Level",
@@ -317,9 +318,10 @@ class Ladder:
         index = max(bisect.bisect_right(thresholds, value) - 1, 0)
         current = self.levels[index]
         if index + 1 < len(self.levels):
-            next_threshold: Optional[int] = thresholds[index + 1]
+            following = thresholds[index + 1]
+            next_threshold: Optional[int] = following
             floor = 0 if index == 0 else current.threshold
-            progress = (value - floor) / (next_threshold - floor)
+            progress = (value - floor) / (following - floor)
         else:
             next_threshold = None
             progress = 1.0

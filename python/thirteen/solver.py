@@ -13,23 +13,23 @@ Strategies (``strategy=``):
   against every sample (in parallel, seeded); the best mean wins.
 * ``"greedy"``: the strongest back, then the strongest middle, the rest in front (a baseline).
 
-Lane tables ship with the package for every preset (``thirteen/tables/<preset>.json.gz``,
-made by ``scripts/build_tables.py``); a rule set whose deck, wheel or deal differs from every
-shipped table gets tables built on first use (a few seconds) and cached.
+The search of ``ev`` is exact: no split is skipped unless it provably cannot beat the best
+found (the model's score never falls as a lane's value rises when lane values never fall as
+the category rises; otherwise every split is scored).
+
+Lane tables ship with the package for every preset (``thirteen/tables/<preset>.json.gz``, made
+by ``thirteen train``) and are chosen by what changes play (:mod:`thirteen.table_store`).
 """
 
 from __future__ import annotations
 
-import gzip
-import json
-import threading
 from dataclasses import dataclass, field
-from importlib.resources import files
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from thirteen import _core
-from thirteen._core import Arrangement, Card, LaneTables, SpecialHand
-from thirteen.rules import PRESET_NAMES, RuleSet
+from thirteen._core import Arrangement, Card, Declaration, LaneTables, SpecialHand
+from thirteen.rules import RuleSet
+from thirteen.table_store import lane_tables
 
 __all__ = [
     "Solution",
@@ -40,74 +40,31 @@ __all__ = [
     "complete",
     "solve_batch",
     "label",
-    "TABLES_FORMAT",
 ]
-
-#: Version of the shipped lane-table files (bumped when the value encoding changes).
-TABLES_FORMAT = 1
 
 CardsLike = Union[str, Sequence[Any]]
 
-_TABLES: Dict[RuleSet, LaneTables] = {}
-_LOCK = threading.Lock()
+#: Most plays ``top``/``n``/``limit`` may ask for, and most ``mc`` samples.
+MAX_TOP = 1000
+MAX_SAMPLES = 10_000_000
 
 
-def _shipped_counts(rules: RuleSet) -> Optional[Dict[str, Any]]:
-    """The shipped counts for the preset ``rules`` is named after, when they fit its deck,
-    wheel and deal."""
-    if rules.name not in PRESET_NAMES:
-        return None
-    path = files("thirteen") / "tables" / f"{rules.name}.json.gz"
-    if not path.is_file():
-        return None
-    data = json.loads(gzip.decompress(path.read_bytes()).decode("utf-8"))
-    if data.get("format") != TABLES_FORMAT:
-        return None
-    built = data["rules"]
-    if (built["deck"], built["wheel"], built["dealt"]) != (rules.deck, rules.wheel, rules.dealt):
-        return None
-    return data
+def _count(name: str, value: Any, most: int) -> int:
+    """``value`` as an int from 1 to ``most``: TypeError for a non-integer (bool included),
+    ValueError naming ``name`` outside the range."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if not 1 <= value <= most:
+        raise ValueError(f"{name} must be from 1 to {most}, got {value}")
+    return value
 
 
-def lane_tables(
-    rules: Optional[RuleSet] = None,
-    *,
-    deals: int = 4000,
-    iterations: int = 2,
-    seed: int = 0,
-) -> LaneTables:
-    """The ``ev`` strategy's lane tables for ``rules`` (cached per rule set).
-
-    The shipped self-play counts of the preset the rule set is named after are used when its
-    deck, wheel rule and deal match; the rule set's own lane values are applied to them.
-    Otherwise tables are built by self-play (:func:`thirteen.build_tables`) with ``deals``
-    tables of 4 players for ``iterations`` rounds, which takes seconds.
-    """
-    rules = rules if rules is not None else RuleSet.default()
-    # Cached per rule set: the tables depend on the deck, wheel and deal (the distribution)
-    # and on the lane values (applied when they are built from the counts).
-    key = rules
-    with _LOCK:
-        cached = _TABLES.get(key)
-    if cached is not None:
-        return cached
-    data = _shipped_counts(rules)
-    if data is not None:
-        lanes = data["counts"]
-        tables = LaneTables.from_counts(
-            rules,
-            [tuple(p) for p in lanes["front"]],
-            [tuple(p) for p in lanes["middle"]],
-            [tuple(p) for p in lanes["back"]],
-        )
-    else:
-        players = max(rules.players)
-        tables = _core.build_tables(
-            rules, players=players, deals=deals, iterations=iterations, seed=seed
-        )
-    with _LOCK:
-        _TABLES[key] = tables
-    return tables
+def _rules(rules: Optional[RuleSet]) -> RuleSet:
+    if rules is None:
+        return RuleSet.default()
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a thirteen.RuleSet or None, not {type(rules).__name__}")
+    return rules
 
 
 @dataclass(frozen=True)
@@ -135,7 +92,7 @@ class Solution:
         """Whether the solution declares a special hand."""
         return self.arrangement is None
 
-    def submission(self) -> Any:
+    def submission(self) -> Union[Arrangement, Declaration]:
         """What to submit to :func:`thirteen.settle`: the arrangement, or a
         :class:`thirteen.Declaration` of the special."""
         if self.arrangement is not None:
@@ -147,7 +104,7 @@ class Solution:
 @dataclass(frozen=True)
 class Hint:
     """One hint (牌型提示): an arrangement or a special declaration, labelled by what it
-    plays (``"flush / two pair / pair of queens"``, back / middle / front), with its
+    plays (``"pair of queens / two pair / flush"``, front / middle / back), with its
     expected units."""
 
     arrangement: Optional[Arrangement]
@@ -157,8 +114,8 @@ class Hint:
 
 
 def label(arrangement: Arrangement, rules: Optional[RuleSet] = None) -> str:
-    """What an arrangement plays, back / middle / front: ``"flush / two pair / pair of
-    queens"`` (the 5-card lanes by category, the front with its rank)."""
+    """What an arrangement plays, front / middle / back: ``"pair of queens / two pair /
+    flush"`` (the 5-card lanes by category, the front with its rank)."""
     front, middle, back = arrangement.values(rules)
     v = front
     rank_name = str(v).split(", ", 1)[1] if ", " in str(v) else ""
@@ -168,7 +125,7 @@ def label(arrangement: Arrangement, rules: Optional[RuleSet] = None) -> str:
         front_text = f"pair of {rank_name}"
     else:
         front_text = f"three {rank_name}"
-    return f"{back.category.key.replace('_', ' ')} / {middle.category.key.replace('_', ' ')} / {front_text}"
+    return f"{front_text} / {middle.category.key.replace('_', ' ')} / {back.category.key.replace('_', ' ')}"
 
 
 def _context(rules: RuleSet, players: int, banker: Optional[bool]) -> bool:
@@ -218,9 +175,13 @@ def solve(
         CountError, DuplicateCardError, CardError: a bad hand; PlayerCountError: a table size
         the rules do not allow; ValueError: an unknown strategy.
     """
-    rules = rules if rules is not None else RuleSet.default()
+    rules = _rules(rules)
     as_banker = _context(rules, players, banker)
-    tables = tables if tables is not None else lane_tables(rules)
+    top = _count("top", top, MAX_TOP)
+    samples = _count("samples", samples, MAX_SAMPLES)
+    if strategy not in ("ev", "mc", "greedy"):
+        raise ValueError(f"strategy must be 'ev', 'mc' or 'greedy', got {strategy!r}")
+    tables = tables if tables is not None else lane_tables(rules, players)
     kept, choices = _core._solve(
         hand,
         rules,
@@ -230,7 +191,7 @@ def solve(
         strategy=strategy,
         samples=samples,
         seed=seed,
-        top=max(1, top),
+        top=top,
         distinct=top > 1,
     )
     kept_t = tuple(kept)
@@ -254,16 +215,17 @@ def hints(
     each kind (its label: the lanes' categories, the front's rank), up to ``n``, by expected
     units; a held special's declaration among them where it ranks. Each is labelled by what it plays. ``tables`` as in :func:`solve`. Raises as
     :func:`solve`."""
-    rules = rules if rules is not None else RuleSet.default()
+    rules = _rules(rules)
     as_banker = _context(rules, players, banker)
+    n = _count("n", n, MAX_TOP)
     _, choices = _core._solve(
         hand,
         rules,
-        tables if tables is not None else lane_tables(rules),
+        tables if tables is not None else lane_tables(rules, players),
         players=players,
         banker=as_banker,
         strategy="ev",
-        top=max(1, n) * 8,
+        top=n * 8,
         distinct=True,
     )
     # One hint per kind of play: the best of each label, best first.
@@ -303,12 +265,13 @@ def complete(
     Raises: CountError (a lane over-full), ThirteenError (a placed card not in the hand),
     and the errors of :func:`solve`.
     """
-    rules = rules if rules is not None else RuleSet.default()
+    rules = _rules(rules)
     as_banker = _context(rules, players, banker)
+    limit = _count("limit", limit, MAX_TOP)
     choices = _core._complete(
         hand,
         rules,
-        tables if tables is not None else lane_tables(rules),
+        tables if tables is not None else lane_tables(rules, players),
         front=front,
         middle=middle,
         back=back,
@@ -316,7 +279,8 @@ def complete(
         banker=as_banker,
         limit=limit,
     )
-    return [Hint(a, None, label(a, rules), e) for a, _, e in choices]
+    # A completion is always an arrangement, never a declaration.
+    return [Hint(a, None, label(a, rules), e) for a, _, e in choices if a is not None]
 
 
 def solve_batch(
@@ -340,9 +304,9 @@ def solve_batch(
         back (5) order, and ``int8 (n,)`` the declared special's index in
         :data:`thirteen.rules.SPECIAL_KEYS` (−1 when arranged).
     """
-    rules = rules if rules is not None else RuleSet.default()
+    rules = _rules(rules)
     as_banker = _context(rules, players, banker)
-    tables = tables if tables is not None else lane_tables(rules)
+    tables = tables if tables is not None else lane_tables(rules, players)
     return _core.solve_batch(
         hands, rules, tables, players=players, banker=as_banker, strategy=strategy
     )

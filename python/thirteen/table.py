@@ -431,9 +431,9 @@ class Round(_JsonState):
         self._given: List[Optional[Tuple[Card, ...]]] = [None] * n
         self._subs: List[Optional[Submission]] = [None] * n
         self._auto: List[Optional[str]] = [None] * n
-        self._surrendered: set = set()
+        self._surrendered: set[int] = set()
         self._escaped: List[int] = []
-        self._disconnected: set = set()
+        self._disconnected: set[int] = set()
         self._result: Optional[RoundResult] = None
         self._settle_rules: Dict[int, RuleSet] = {}
 

@@ -1,9 +1,13 @@
 """Pure-Python reference implementation of ``thirteen`` (十三水 / Chinese Poker).
 
 Written directly from RULES.md (sort, count, compare tuples) as the oracle of
-the differential tests against the Rust core; it exposes the same public API
-(spec/API.md) and raises the same exceptions (``thirteen.errors``). It never
-imports ``thirteen._core``.
+the differential tests against the Rust core. It implements the package's card,
+hand value, arrangement, special hand, settlement, dealing and enumeration
+functions under the same names, with the same arguments, and raises the same
+exceptions (``thirteen.errors``); the documentation page "Cards and codes" lists
+exactly where it differs (``Card(rank, suit)`` as well as ``Card("As")``, enums
+that are ``IntEnum``s, no ``HandValue.value`` or ``Arrangement.values``, ...). It
+never imports ``thirteen._core``.
 
 Modules: :mod:`.cards` (section 1), :mod:`.hands` and :mod:`.arrangement`
 (sections 2-3), :mod:`.specials` (section 4), :mod:`.settle` (section 5).

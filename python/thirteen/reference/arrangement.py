@@ -80,7 +80,7 @@ class Arrangement:
             try:
                 cards = parse_cards(group)
             except CardError as err:
-                position = offset + err.position
+                position = offset + (err.position or 0)
                 raise CardError(
                     f"bad card token {err.token!r} at position {position}",
                     token=err.token,

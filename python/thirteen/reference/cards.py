@@ -75,6 +75,8 @@ _ASCII_LOWER = {ord(c): ord(c) + 32 for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"}
 class Card:
     """A playing card: ``rank`` and ``suit``; frozen, hashable, equal by ``code``.
 
+    ``Card("As")`` reads card text, as the core's ``Card`` does (a bad token is a
+    ``CardError``); ``Card(Rank.ACE, Suit.SPADES)`` builds from a rank and a suit.
     ``str(card)`` and ``repr(card)`` give the canonical text ("As", "Th");
     ``card.glyph`` gives "A♠", "T♥".
     """
@@ -84,7 +86,14 @@ class Card:
     rank: Rank
     suit: Suit
 
-    def __init__(self, rank: Union[Rank, int], suit: Union[Suit, int]) -> None:
+    def __init__(self, rank: Union[Rank, int, str], suit: Union[Suit, int, None] = None) -> None:
+        if suit is None:
+            if not isinstance(rank, str):
+                raise TypeError("Card() takes card text (\"As\"), or a rank and a suit")
+            card = Card.parse(rank)
+            rank, suit = card.rank, card.suit
+        elif isinstance(rank, str):
+            raise TypeError("Card(rank, suit) takes a Rank (or its int value), not text")
         object.__setattr__(self, "rank", Rank(rank))
         object.__setattr__(self, "suit", Suit(suit))
 

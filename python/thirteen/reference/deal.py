@@ -142,7 +142,7 @@ def swap_rng(seed: int) -> ChaCha20Rng:
     return ChaCha20Rng(_seed_key(seed), stream=1)
 
 
-def uniform_below(rng: Any, bound: int) -> int:
+def uniform_below(rng: ChaCha20Rng, bound: int) -> int:
     """A uniform integer in ``0..bound`` (``1 <= bound < 2**32``) by rejection sampling.
 
     ``zone = u32::MAX - (u32::MAX - bound + 1) % bound`` in 32-bit wrapping arithmetic,

@@ -81,7 +81,9 @@ def _dominates(a: Tuple[HandValue, ...], b: Tuple[HandValue, ...]) -> bool:
     return all(x >= y for x, y in zip(a, b)) and any(x > y for x, y in zip(a, b))
 
 
-def _pareto_triples(triples: Sequence[Tuple[HandValue, HandValue, HandValue]]) -> set:
+def _pareto_triples(
+    triples: Sequence[Tuple[HandValue, HandValue, HandValue]],
+) -> set[Tuple[HandValue, HandValue, HandValue]]:
     """The value triples that no other triple of ``triples`` dominates.
 
     Sorted from the largest (back, middle, front) down, a triple that dominates another

@@ -47,6 +47,7 @@ class HandValue:
     ranks: Tuple[Rank, ...]
     size: int
     ace_to_five: bool
+    _key: Tuple[int, Tuple[int, ...]]
 
     def __init__(
         self,

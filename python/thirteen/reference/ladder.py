@@ -106,7 +106,7 @@ class RefLevelInfo:
 
 def threshold(level: int) -> int:
     """The score level ``level`` (1 to 24) needs: 100 × 2^(level−1) (RULES.md 8)."""
-    return 100 * 2 ** (level - 1)
+    return 100 * (1 << (level - 1))
 
 
 def level_for(ladder_name: str, score: int) -> RefLevelInfo:

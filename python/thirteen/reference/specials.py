@@ -71,7 +71,7 @@ class SpecialHand:
 # --- counting helpers --------------------------------------------------------
 
 
-def _rank_counts(cards: Sequence[Card]) -> Counter:
+def _rank_counts(cards: Sequence[Card]) -> Counter[Rank]:
     return Counter(card.rank for card in cards)
 
 
@@ -139,7 +139,7 @@ def _splits(cards: Sequence[Card], key: str, rules: Any, first_only: bool = Fals
     """
     front_ok, five_ok = _patterns(key, rules)
     positions = range(len(cards))
-    found = []
+    found: List[Tuple[Tuple[int, ...], Tuple[int, ...], Tuple[int, ...]]] = []
     for back in combinations(positions, 5):
         if not five_ok([cards[i] for i in back]):
             continue

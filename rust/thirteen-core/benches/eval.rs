@@ -1,18 +1,26 @@
-//! Criterion benchmarks of the core: 5-card evaluation throughput, the foul check and a
-//! 4-player settlement (one thread).
+//! Criterion benchmarks of the core: 5-card evaluation against `rs_poker` and the subsets of a
+//! 13-card hand (thread CPU time), the foul check, a 4-player settlement, splits and solving.
 
 use std::hint::black_box;
+use std::time::Duration;
 
+use cpu_time::ThreadTime;
+use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use rs_poker::core::Rankable;
+use thirteen_core::eval::{evaluate3_reference, evaluate5_reference, evaluate_batch};
+use thirteen_core::eval_table::{evaluate_subsets13, FIVES_OF_13, THREES_OF_13};
 use thirteen_core::score::{settle, Submission, TableArgs};
 use thirteen_core::solve::{
     build_tables, solve_ev, solve_greedy, solve_mc, Context, LaneTables, Role,
 };
 use thirteen_core::split::HandSplits;
-use thirteen_core::{evaluate5, is_foul, Arrangement, Card, DeckKind, Rules, Wheel};
+use thirteen_core::{
+    evaluate3, evaluate5, is_foul, Arrangement, Card, DeckKind, HandValue, Rules, Wheel,
+};
 
 fn random_hands(n: usize) -> Vec<[Card; 5]> {
     let mut rng = ChaCha8Rng::seed_from_u64(7);
@@ -21,6 +29,18 @@ fn random_hands(n: usize) -> Vec<[Card; 5]> {
         .map(|_| {
             deck.shuffle(&mut rng);
             [deck[0], deck[1], deck[2], deck[3], deck[4]]
+        })
+        .collect()
+}
+
+/// `n` random 13-card hands of the standard deck.
+fn random_hands13(n: usize, seed: u64) -> Vec<[Card; 13]> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut deck = DeckKind::Standard.cards();
+    (0..n)
+        .map(|_| {
+            deck.shuffle(&mut rng);
+            deck[..13].try_into().unwrap()
         })
         .collect()
 }
@@ -36,13 +56,57 @@ fn random_arrangements(n: usize) -> Vec<Arrangement> {
         .collect()
 }
 
-fn bench_eval(c: &mut Criterion) {
+/// Thread CPU time as criterion's measurement: the machine is shared, and wall time would
+/// count the time other processes hold the core.
+struct CpuTime {
+    /// Only lends its duration formatter.
+    wall: WallTime,
+}
+
+impl Measurement for CpuTime {
+    type Intermediate = ThreadTime;
+    type Value = Duration;
+    fn start(&self) -> ThreadTime {
+        ThreadTime::now()
+    }
+    fn end(&self, start: ThreadTime) -> Duration {
+        start.elapsed()
+    }
+    fn add(&self, a: &Duration, b: &Duration) -> Duration {
+        *a + *b
+    }
+    fn zero(&self) -> Duration {
+        Duration::ZERO
+    }
+    fn to_f64(&self, value: &Duration) -> f64 {
+        value.as_nanos() as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        self.wall.formatter()
+    }
+}
+
+/// The same hands as `rs_poker` cards.
+fn rs_poker_hands(hands: &[[Card; 5]]) -> Vec<[rs_poker::core::Card; 5]> {
+    let convert = |c: Card| {
+        rs_poker::core::Card::new(
+            rs_poker::core::Value::from_char(c.rank().char()).expect("rank"),
+            rs_poker::core::Suit::from_char(c.suit().char()).expect("suit"),
+        )
+    };
+    hands.iter().map(|h| h.map(convert)).collect()
+}
+
+/// Our 5-card evaluation (table and reference) and `rs_poker`'s `rank()` side by side on the
+/// same 65,536 random hands, in CPU time; time per element is time per hand.
+fn bench_eval(c: &mut Criterion<CpuTime>) {
     let hands = random_hands(1 << 16);
+    let rs_hands = rs_poker_hands(&hands);
     let mut group = c.benchmark_group("evaluate5");
     group.throughput(Throughput::Elements(hands.len() as u64));
     for wheel in [Wheel::Low, Wheel::Second] {
         group.bench_with_input(
-            BenchmarkId::new("random_hands", format!("{wheel:?}")),
+            BenchmarkId::new("table", format!("{wheel:?}")),
             &hands,
             |b, hands| {
                 b.iter(|| {
@@ -54,6 +118,99 @@ fn bench_eval(c: &mut Criterion) {
                 })
             },
         );
+    }
+    let codes: Vec<u8> = hands.iter().flatten().map(|c| c.code()).collect();
+    group.bench_with_input(
+        BenchmarkId::new("checked_batch", "Low"),
+        &codes,
+        |b, codes| b.iter(|| evaluate_batch(black_box(codes), 5, Wheel::Low, DeckKind::Standard)),
+    );
+    group.bench_with_input(BenchmarkId::new("reference", "Low"), &hands, |b, hands| {
+        b.iter(|| {
+            let mut acc = 0u32;
+            for h in hands {
+                acc = acc.wrapping_add(evaluate5_reference(black_box(h), Wheel::Low).raw());
+            }
+            acc
+        })
+    });
+    group.bench_with_input(
+        BenchmarkId::new("rs_poker", "rank"),
+        &rs_hands,
+        |b, hands| {
+            b.iter(|| {
+                let mut acc = 0u32;
+                for h in hands {
+                    let r = black_box(&h[..]).rank();
+                    acc = acc.wrapping_add(u32::from(r.value_bits()) | (r.category() as u32) << 16);
+                }
+                acc
+            })
+        },
+    );
+    group.finish();
+}
+
+/// All 1,573 subsets (1,287 fives, 286 threes) of a 13-card hand: incrementally with the
+/// tables, and one subset at a time with the table and the reference evaluators; time per
+/// element is time per hand.
+fn bench_subsets(c: &mut Criterion<CpuTime>) {
+    let hands = random_hands13(64, 17);
+    let pick = |h: &[Card; 13], mask: u32| -> Vec<Card> {
+        (0..13)
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| h[i])
+            .collect()
+    };
+    let positions =
+        |n: u32| -> Vec<u32> { (0..1 << 13).filter(|m: &u32| m.count_ones() == n).collect() };
+    let (fives, threes) = (positions(5), positions(3));
+    // Every subset of every hand, gathered beforehand.
+    let gathered5: Vec<[Card; 5]> = hands
+        .iter()
+        .flat_map(|h| fives.iter().map(|&m| pick(h, m).try_into().unwrap()))
+        .collect();
+    let gathered3: Vec<[Card; 3]> = hands
+        .iter()
+        .flat_map(|h| threes.iter().map(|&m| pick(h, m).try_into().unwrap()))
+        .collect();
+    let mut group = c.benchmark_group("subsets13");
+    group.throughput(Throughput::Elements(hands.len() as u64));
+    group.bench_function("all_1573_incremental", |b| {
+        let mut five = [HandValue::default(); FIVES_OF_13];
+        let mut three = [HandValue::default(); THREES_OF_13];
+        b.iter(|| {
+            let mut acc = 0u32;
+            for h in &hands {
+                evaluate_subsets13(black_box(h), Wheel::Low, &mut five, &mut three);
+                acc = acc.wrapping_add(five[1000].raw() ^ three[200].raw());
+            }
+            acc
+        })
+    });
+    for (name, reference) in [("one_by_one_table", false), ("one_by_one_reference", true)] {
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let mut acc = 0u32;
+                for h in &gathered5 {
+                    let v = if reference {
+                        evaluate5_reference(black_box(h), Wheel::Low)
+                    } else {
+                        evaluate5(black_box(h), Wheel::Low)
+                    };
+                    acc = acc.wrapping_add(v.raw());
+                }
+                for h in &gathered3 {
+                    let v = if reference {
+                        evaluate3_reference(black_box(h))
+                    } else {
+                        evaluate3(black_box(h))
+                    };
+                    acc = acc.wrapping_add(v.raw());
+                }
+                acc
+            })
+        });
     }
     group.finish();
 }
@@ -111,14 +268,7 @@ fn bench_settle(c: &mut Criterion) {
 }
 
 fn bench_splits(c: &mut Criterion) {
-    let mut rng = ChaCha8Rng::seed_from_u64(5);
-    let mut deck = DeckKind::Standard.cards();
-    let hands: Vec<[Card; 13]> = (0..64)
-        .map(|_| {
-            deck.shuffle(&mut rng);
-            deck[..13].try_into().unwrap()
-        })
-        .collect();
+    let hands = random_hands13(64, 5);
     let mut group = c.benchmark_group("splits");
     group.throughput(Throughput::Elements(hands.len() as u64));
     group.bench_function("evaluate_and_walk_72072", |b| {
@@ -174,12 +324,10 @@ fn bench_solve(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(
-    benches,
-    bench_eval,
-    bench_foul,
-    bench_settle,
-    bench_splits,
-    bench_solve
-);
-criterion_main!(benches);
+criterion_group!(benches, bench_foul, bench_settle, bench_splits, bench_solve);
+criterion_group! {
+    name = evaluation;
+    config = Criterion::default().with_measurement(CpuTime { wall: WallTime });
+    targets = bench_eval, bench_subsets
+}
+criterion_main!(evaluation, benches);

@@ -14,11 +14,16 @@
 //!   `2 × 3` when `wheel = low` and `2 × 12 − 1` (between king-high and ace-high) when `second`.
 //! * flush: five 4-bit nibbles, `rank index + 1` high to low (a flush may hold a pair with the
 //!   extra-diamonds deck).
+//!
+//! [`evaluate5`] and [`evaluate3`] read the values from the tables of [`crate::eval_table`];
+//! [`evaluate5_reference`] and [`evaluate3_reference`] compute them straightforwardly from rank
+//! masks, fill those tables and serve as the test oracle.
 
 use std::fmt;
 
 use crate::card::{Card, DeckKind, Rank};
 use crate::error::{Error, Result};
+use crate::eval_table::{card_key, tables};
 
 /// Where the wheel `A 2 3 4 5` ranks among straights (RULES.md 3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -267,10 +272,18 @@ const fn build_tables(wheel: Wheel) -> [[u32; 8192]; 2] {
 static TABLE_LOW: [[u32; 8192]; 2] = build_tables(Wheel::Low);
 static TABLE_SECOND: [[u32; 8192]; 2] = build_tables(Wheel::Second);
 
-/// Evaluates five cards (RULES.md 3). Duplicates (extra deck) are allowed; the caller checks
-/// them against the deck.
+/// Evaluates five cards (RULES.md 3) by table lookup ([`crate::eval_table`]). Duplicates
+/// (extra deck) are allowed; the caller checks them against the deck. Equals
+/// [`evaluate5_reference`] for any five card codes.
 #[inline]
 pub fn evaluate5(cards: &[Card; 5], wheel: Wheel) -> HandValue {
+    let key = cards.iter().fold(0, |key, &c| key + card_key(c));
+    tables().value5(key, wheel)
+}
+
+/// Evaluates five cards (RULES.md 3) from their rank masks: the straightforward evaluator that
+/// fills the lookup tables and checks them. Duplicates (extra deck) are allowed.
+pub fn evaluate5_reference(cards: &[Card; 5], wheel: Wheel) -> HandValue {
     let c = cards.map(|c| c.code());
     let suited = ((c[0] ^ c[1]) | (c[0] ^ c[2]) | (c[0] ^ c[3]) | (c[0] ^ c[4])) & 3 == 0;
     let (mut m1, mut m2, mut m3, mut m4, mut m5) = (0u16, 0u16, 0u16, 0u16, 0u16);
@@ -322,9 +335,17 @@ fn paired(m1: u16, m2: u16, m3: u16, m4: u16, m5: u16, suited: bool, c: &[u8; 5]
     }
 }
 
-/// Evaluates a 3-card front (RULES.md 3): high card, one pair or three of a kind only.
+/// Evaluates a 3-card front (RULES.md 3): high card, one pair or three of a kind only, by
+/// table lookup ([`crate::eval_table`]). Equals [`evaluate3_reference`] for any three cards.
 #[inline]
 pub fn evaluate3(cards: &[Card; 3]) -> HandValue {
+    let key = cards.iter().fold(0, |key, &c| key + card_key(c));
+    tables().value3(key)
+}
+
+/// Evaluates a 3-card front (RULES.md 3) from its rank masks: the straightforward evaluator
+/// that fills the lookup table and checks it.
+pub fn evaluate3_reference(cards: &[Card; 3]) -> HandValue {
     let (mut m1, mut m2, mut m3) = (0u32, 0u32, 0u32);
     for card in cards {
         let b = 1u32 << card.rank_index();
@@ -351,28 +372,33 @@ pub fn evaluate(cards: &[Card], wheel: Wheel) -> Option<HandValue> {
 }
 
 /// Evaluates `data.len() / width` hands of `width` (3 or 5) card codes, row after row, into
-/// their raw values. Codes must be below 52 ([`Error::BadCard`]) and no card may occur in a
-/// hand more often than `deck` holds it ([`Error::DuplicateCard`]); another width, or data
-/// that is not whole rows, is [`Error::WrongCount`].
+/// their raw values. Codes must be below 52 ([`Error::BadCard`]), no card may occur in a
+/// hand more often than `deck` holds it ([`Error::DuplicateCard`]), and another width, or data
+/// that is not whole rows, is an [`Error::WrongCount`].
 pub fn evaluate_batch(data: &[u8], width: usize, wheel: Wheel, deck: DeckKind) -> Result<Vec<u32>> {
-    if !(width == 3 || width == 5) || data.len() % width != 0 {
-        let got = if width == 3 || width == 5 {
-            data.len() % width
-        } else {
-            width
-        };
+    if width != 3 && width != 5 {
         return Err(Error::WrongCount {
             expected: 5,
-            got,
+            got: width,
             lane: None,
             player: None,
         });
     }
-    let mut out = Vec::with_capacity(data.len() / width.max(1));
+    if data.len() % width != 0 {
+        return Err(Error::WrongCount {
+            expected: width,
+            got: data.len() % width,
+            lane: None,
+            player: None,
+        });
+    }
+    let t = tables();
+    let mut out = Vec::with_capacity(data.len() / width);
     let extra = deck == DeckKind::ExtraDiamonds;
     for (row, hand) in data.chunks_exact(width).enumerate() {
         let mut seen = 0u64;
         let mut twice = 0u64;
+        let mut key = 0;
         for (i, &code) in hand.iter().enumerate() {
             if code >= 52 {
                 return Err(Error::BadCard {
@@ -383,6 +409,7 @@ pub fn evaluate_batch(data: &[u8], width: usize, wheel: Wheel, deck: DeckKind) -
             let bit = 1u64 << code;
             twice |= seen & bit;
             seen |= bit;
+            key += card_key(Card(code));
         }
         // Diamonds (suit 0) may appear twice with the extra deck, never three times.
         let allowed = if extra { DIAMOND_BITS } else { 0 };
@@ -398,11 +425,10 @@ pub fn evaluate_batch(data: &[u8], width: usize, wheel: Wheel, deck: DeckKind) -
                 .expect("a duplicate was seen");
             return Err(Error::DuplicateCard { card, player: None });
         }
-        let cards: [Card; 5] = std::array::from_fn(|i| Card(hand[i.min(width - 1)]));
         out.push(if width == 5 {
-            evaluate5(&cards, wheel).0
+            t.value5(key, wheel).0
         } else {
-            evaluate3(&[cards[0], cards[1], cards[2]]).0
+            t.value3(key).0
         });
     }
     Ok(out)
@@ -489,6 +515,50 @@ mod tests {
         assert!(lo("Ah Ad Ac") > lo("2s 2h 2d 5c 7c"));
         assert!(lo("Qh 8d 3s") < lo("Ac Kd 9h 6s 2c"));
         assert!(lo("Ac Kd 2h") < lo("As Kc 3d 2s 4h"));
+    }
+
+    #[test]
+    fn batch_equals_one_by_one_and_names_errors() {
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(21);
+        for deck in [DeckKind::Standard, DeckKind::ExtraDiamonds] {
+            let mut cards = deck.cards();
+            for (width, wheel) in [(5, Wheel::Low), (5, Wheel::Second), (3, Wheel::Low)] {
+                let mut data = Vec::new();
+                for _ in 0..2_000 {
+                    cards.shuffle(&mut rng);
+                    data.extend(cards[..width].iter().map(|c| c.code()));
+                }
+                let got = evaluate_batch(&data, width, wheel, deck).unwrap();
+                let want: Vec<u32> = data
+                    .chunks_exact(width)
+                    .map(|h| {
+                        let hand: Vec<Card> = h.iter().map(|&c| Card(c)).collect();
+                        evaluate(&hand, wheel).unwrap().0
+                    })
+                    .collect();
+                assert_eq!(got, want, "{deck:?} {width} {wheel:?}");
+            }
+        }
+        let batch =
+            |data: &[u8], width| evaluate_batch(data, width, Wheel::Low, DeckKind::Standard);
+        assert!(matches!(
+            batch(&[0, 1, 2, 3, 4, 5, 6, 7], 4),
+            Err(Error::WrongCount {
+                expected: 5,
+                got: 4,
+                ..
+            })
+        ));
+        assert!(matches!(
+            batch(&[0, 1, 2, 3, 4, 5, 6, 7, 52], 3),
+            Err(Error::BadCard { position: 8, .. })
+        ));
+        match batch(&[0, 1, 2, 8, 9, 8], 3) {
+            Err(Error::DuplicateCard { card, .. }) => assert_eq!(card.to_string(), "4d"),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

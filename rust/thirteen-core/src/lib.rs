@@ -10,13 +10,18 @@ pub mod card;
 pub mod deal;
 pub mod error;
 pub mod eval;
+pub mod eval_table;
+pub mod lanes;
 pub mod limits;
+pub mod model;
 pub mod money;
 pub mod rules;
 pub mod score;
+pub mod search;
 pub mod solve;
 pub mod special;
 pub mod split;
+pub mod train;
 pub mod valid_values;
 
 pub use arrange::{compare_lanes, is_foul, Arrangement};

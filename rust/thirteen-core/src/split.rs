@@ -10,7 +10,8 @@ use std::sync::OnceLock;
 
 use crate::arrange::Arrangement;
 use crate::card::Card;
-use crate::eval::{evaluate3, evaluate5, HandValue, Wheel};
+use crate::eval::{HandValue, Wheel};
+use crate::eval_table::{evaluate_subsets13, FIVES_OF_13, THREES_OF_13};
 
 /// All 13 positions.
 pub const ALL_POSITIONS: u16 = 0x1fff;
@@ -19,8 +20,6 @@ struct Tables {
     five: Vec<u16>,
     three: Vec<u16>,
     index: Vec<u16>,
-    five_pos: Vec<[u8; 5]>,
-    three_pos: Vec<[u8; 3]>,
     /// For each middle (index into `five`), the 56 `(front index, back index)` pairs of the
     /// remaining 8 positions. The same for every hand: splits are a property of positions.
     by_middle: Vec<[(u16, u16); 56]>,
@@ -83,14 +82,19 @@ fn tables() -> &'static Tables {
         }
         Tables {
             unordered,
-            five_pos: five.iter().map(|&m| positions(m)).collect(),
-            three_pos: three.iter().map(|&m| positions(m)).collect(),
             five,
             three,
             index,
             by_middle,
         }
     })
+}
+
+/// The 56 `(3-position subset, 5-position subset)` index pairs that split the 8 positions
+/// left by the 5-position subset `five` of 13 positions.
+#[inline]
+pub(crate) fn rest_pairs(five: usize) -> &'static [(u16, u16); 56] {
+    &tables().by_middle[five]
 }
 
 /// One split of a hand: position masks and lane values.
@@ -137,17 +141,15 @@ pub struct HandSplits {
 impl HandSplits {
     /// Evaluates the 1,287 five-card and 286 three-card subsets of `cards`.
     pub fn new(cards: &[Card; 13], wheel: Wheel) -> Self {
-        let t = tables();
-        let v5 = t
-            .five_pos
-            .iter()
-            .map(|p| evaluate5(&p.map(|i| cards[i as usize]), wheel))
-            .collect();
-        let v3 = t
-            .three_pos
-            .iter()
-            .map(|p| evaluate3(&p.map(|i| cards[i as usize])))
-            .collect();
+        // Both in increasing mask order, the order of the subset tables.
+        let mut v5 = vec![HandValue::default(); FIVES_OF_13];
+        let mut v3 = vec![HandValue::default(); THREES_OF_13];
+        evaluate_subsets13(
+            cards,
+            wheel,
+            v5.as_mut_slice().try_into().expect("1,287 values"),
+            v3.as_mut_slice().try_into().expect("286 values"),
+        );
         HandSplits {
             cards: *cards,
             v5,

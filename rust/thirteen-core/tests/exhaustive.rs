@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 
+use thirteen_core::eval::{evaluate3_reference, evaluate5_reference};
 use thirteen_core::{evaluate3, evaluate5, Card, Category, HandValue, Wheel};
 
 /// FNV-1a, 64 bits, of the ordered class list: one line per distinct value, low to high,
@@ -106,3 +107,72 @@ fn three_card_counts() {
 }
 
 const PINNED_FRONT: u64 = 15526665797178753423;
+
+/// Calls `f` with every multiset of `N` card codes (codes non-decreasing), i.e. every hand a
+/// caller can pass, valid or not: order does not matter to either evaluator.
+fn each_code_multiset<const N: usize>(mut f: impl FnMut(&[Card; N])) {
+    fn rec<const N: usize>(
+        from: u8,
+        depth: usize,
+        hand: &mut [Card; N],
+        f: &mut impl FnMut(&[Card; N]),
+    ) {
+        if depth == N {
+            f(hand);
+            return;
+        }
+        for code in from..52 {
+            hand[depth] = Card::from_code(code).unwrap();
+            rec(code, depth + 1, hand, f);
+        }
+    }
+    let mut hand = [Card::from_code(0).unwrap(); N];
+    rec(0, 0, &mut hand, &mut f);
+}
+
+/// Copies of the most repeated card and whether the repeated cards are all diamonds.
+fn repeats(hand: &[Card]) -> (usize, bool) {
+    let mut most = 1;
+    let mut diamonds_only = true;
+    for (i, c) in hand.iter().enumerate() {
+        let n = hand.iter().filter(|d| *d == c).count();
+        most = most.max(n);
+        if n > 1 && (i == 0 || hand[i - 1] != *c) {
+            diamonds_only &= c.suit() == thirteen_core::Suit::Diamonds;
+        }
+    }
+    (most, diamonds_only)
+}
+
+#[test]
+fn table_evaluator_equals_reference_on_every_five() {
+    for wheel in [Wheel::Low, Wheel::Second] {
+        let (mut all, mut standard, mut extra) = (0u64, 0u64, 0u64);
+        each_code_multiset::<5>(|hand| {
+            let got = evaluate5(hand, wheel);
+            let want = evaluate5_reference(hand, wheel);
+            assert_eq!(got, want, "{hand:?} {wheel:?}");
+            all += 1;
+            match repeats(hand) {
+                (1, _) => standard += 1,
+                (2, true) => extra += 1,
+                _ => {}
+            }
+        });
+        // C(52 + 4, 5) multisets; C(52, 5) standard hands; the extra deck adds the hands with
+        // one doubled diamond, 13 × C(51, 3), or two, C(13, 2) × 50.
+        assert_eq!(all, 3_819_816);
+        assert_eq!(standard, 2_598_960);
+        assert_eq!(extra, 13 * 20_825 + 78 * 50);
+    }
+}
+
+#[test]
+fn table_evaluator_equals_reference_on_every_three() {
+    let mut all = 0;
+    each_code_multiset::<3>(|hand| {
+        assert_eq!(evaluate3(hand), evaluate3_reference(hand), "{hand:?}");
+        all += 1;
+    });
+    assert_eq!(all, 24_804); // C(52 + 2, 3)
+}

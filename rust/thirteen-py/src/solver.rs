@@ -169,6 +169,78 @@ fn build_tables(
     })
 }
 
+/// Trains lane tables for ``rules`` by fictitious play (the engine behind ``thirteen.train``),
+/// without the GIL and on every core: ``players`` table size, ``deals`` random tables per
+/// iteration, at most ``iterations``, stopping once an iteration changes the tables by less
+/// than ``tolerance`` (a Kolmogorov–Smirnov distance); ``warm`` tables play iteration 0;
+/// ``report(iteration, hands, change, gap)`` is called after each iteration and stops the run
+/// when it returns a false value. Raises what ``report`` raises.
+#[pyfunction]
+#[pyo3(signature = (rules, *, players, deals, iterations, tolerance, seed, warm = None, report = None))]
+#[allow(clippy::too_many_arguments)]
+fn train(
+    py: Python<'_>,
+    rules: Option<&Bound<'_, PyAny>>,
+    players: usize,
+    deals: usize,
+    iterations: usize,
+    tolerance: f64,
+    seed: u64,
+    warm: Option<&Bound<'_, PyLaneTables>>,
+    report: Option<Py<PyAny>>,
+) -> PyResult<PyLaneTables> {
+    if !(2..=4).contains(&players) {
+        return Err(to_pyerr(
+            py,
+            Error::BadPlayerCount {
+                got: players,
+                allowed: vec![2, 3, 4],
+            },
+        ));
+    }
+    if deals == 0 || iterations == 0 || !tolerance.is_finite() || tolerance < 0.0 {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "deals and iterations must be at least 1 and tolerance a number at least 0",
+        ));
+    }
+    let warm_counts = warm.map(|w| w.get().counts.clone());
+    with_rules(rules, |r| {
+        let cfg = core::train::TrainConfig {
+            players,
+            deals,
+            iterations,
+            tolerance,
+            seed,
+        };
+        let mut failure: Option<PyErr> = None;
+        let counts = py.detach(|| {
+            core::train::train(r, &cfg, warm_counts.as_ref(), |it| {
+                let Some(report) = &report else { return true };
+                Python::attach(|py| {
+                    match report
+                        .call1(py, (it.iteration, it.hands, it.change, it.gap))
+                        .and_then(|v| v.is_truthy(py))
+                    {
+                        Ok(go_on) => go_on,
+                        Err(e) => {
+                            failure = Some(e);
+                            false
+                        }
+                    }
+                })
+            })
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        Ok(PyLaneTables {
+            tables: core::solve::LaneTables::from_counts(&counts, r),
+            counts,
+            rules: rules_object(rules)?,
+        })
+    })
+}
+
 fn context(py: Python<'_>, players: usize, banker: bool) -> PyResult<core::solve::Context> {
     if !(2..=4).contains(&players) {
         return Err(to_pyerr(
@@ -197,6 +269,28 @@ fn choice_tuple(c: core::solve::Choice) -> ChoiceTuple {
         c.special.map(PySpecialHand),
         c.expected,
     )
+}
+
+/// For tests and benchmarks of the exact search: ``(best expected units by the pruned
+/// search, best by a scan of every legal split, backs searched, splits scored)`` for 13 cards.
+#[pyfunction]
+#[pyo3(signature = (cards, rules, tables, *, players = 4, banker = false))]
+fn _ev_scan(
+    cards: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyAny>>,
+    tables: &Bound<'_, PyLaneTables>,
+    players: usize,
+    banker: bool,
+) -> PyResult<(f64, f64, usize, usize)> {
+    let py = cards.py();
+    let ctx = context(py, players, banker)?;
+    let hand = extract_cards(cards)?;
+    let t = &tables.get().tables;
+    with_rules(rules, |r| {
+        core::card::validate_hand(&hand, r.deck, 13).py_err(py)?;
+        let hand: [core::Card; 13] = hand.as_slice().try_into().expect("13");
+        Ok(py.detach(|| core::solve::ev_check(&hand, r, t, ctx)))
+    })
 }
 
 /// Solves one hand (the engine behind ``thirteen.solve``): ``cards`` 13 (or ``rules.dealt``)
@@ -426,6 +520,8 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(count_splits, m)?)?;
     m.add_function(wrap_pyfunction!(splits, m)?)?;
     m.add_function(wrap_pyfunction!(build_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(train, m)?)?;
+    m.add_function(wrap_pyfunction!(_ev_scan, m)?)?;
     m.add_function(wrap_pyfunction!(_solve, m)?)?;
     m.add_function(wrap_pyfunction!(_complete, m)?)?;
     m.add_function(wrap_pyfunction!(solve_batch, m)?)?;

@@ -1,0 +1,133 @@
+"""Arranger speed, CPU time per hand, every preset (issue targets in the README's table).
+
+For each preset: the CPU time of ``solve(hand, strategy="ev")`` per hand against the CPU time
+of evaluating that hand's 1,573 lane subsets (1,287 fives + 286 threes) with
+``evaluate_batch`` in the same process: median, p90, p99 and worst, and their ratio. Also the
+16-card ``kaixin-extra`` distribution, ``mc`` with 1,000 samples (4 and 2 players, CPU time of
+the process, which includes every worker thread), and ``solve_batch`` with 1 and 2 threads
+(wall time, in subprocesses with ``RAYON_NUM_THREADS``).
+
+Usage::
+
+    python benches/speed.py [--hands 2000] [--mc-hands 10] [--presets kaixin ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from typing import Dict, List, Sequence
+
+import numpy as np
+
+import thirteen
+from thirteen import RuleSet
+from thirteen.rules import PRESET_NAMES
+
+FIVES = np.array(list(itertools.combinations(range(13), 5)), dtype=np.intp)
+THREES = np.array(list(itertools.combinations(range(13), 3)), dtype=np.intp)
+
+
+def quantiles(xs: Sequence[float]) -> Dict[str, float]:
+    s = sorted(xs)
+    at = lambda q: s[min(len(s) - 1, int(q * len(s)))]  # noqa: E731
+    return {"p50": at(0.5), "p90": at(0.9), "p99": at(0.99), "max": s[-1]}
+
+
+def cpu(fn, repeat: int = 3) -> float:
+    """Least CPU time of ``repeat`` calls, in µs."""
+    best = float("inf")
+    for _ in range(repeat):
+        t = time.process_time_ns()
+        fn()
+        best = min(best, time.process_time_ns() - t)
+    return best / 1000
+
+
+def hands(rules: RuleSet, n: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    deck = np.array([c.code for c in thirteen.deck(rules)], dtype=np.uint8)
+    return np.array([rng.permutation(deck)[: rules.dealt] for _ in range(n)], dtype=np.uint8)
+
+
+def ev_vs_eval(name: str, n: int) -> str:
+    rules = RuleSet.preset(name)
+    players = max(rules.players)
+    thirteen.solve(thirteen.deck(rules)[:rules.dealt], rules, players=players)  # tables loaded
+    ev: List[float] = []
+    ratio: List[float] = []
+    for row in hands(rules, n, 1):
+        cards = [thirteen.Card.from_code(int(c)) for c in row]
+        t_ev = cpu(lambda: thirteen.solve(cards, rules, players=players))
+        ev.append(t_ev)
+        if rules.dealt == 13:
+            subsets5 = row[FIVES]
+            subsets3 = row[THREES]
+            t_eval = cpu(lambda: (thirteen.evaluate_batch(subsets5, rules), thirteen.evaluate_batch(subsets3, rules)))
+            ratio.append(t_ev / t_eval)
+    q = quantiles(ev)
+    line = f"| `{name}` {players}p | {q['p50']:.0f} | {q['p90']:.0f} | {q['p99']:.0f} | {q['max']:.0f} |"
+    if ratio:
+        r = quantiles(ratio)
+        line += f" {r['p50']:.2f}× | {r['p99']:.2f}× |"
+    else:
+        line += " – | – |"
+    return line
+
+
+def mc_cost(name: str, players: int, n: int) -> float:
+    rules = RuleSet.preset(name)
+    times = []
+    for row in hands(rules, n, 2):
+        cards = [thirteen.Card.from_code(int(c)) for c in row]
+        t = time.process_time()
+        thirteen.solve(cards, rules, players=players, strategy="mc", samples=1000)
+        times.append(time.process_time() - t)
+    return statistics.median(times) * 1000
+
+
+def batch_wall(threads: int, n: int) -> float:
+    code = (
+        "import time, numpy as np, thirteen; from thirteen import RuleSet;"
+        "r = RuleSet.preset('kaixin'); rng = np.random.default_rng(3);"
+        "d = np.array([c.code for c in thirteen.deck(r)], np.uint8);"
+        f"h = np.array([rng.permutation(d)[:13] for _ in range({n})], np.uint8);"
+        "thirteen.solve_batch(h[:10], r); t = time.perf_counter(); thirteen.solve_batch(h, r);"
+        "print(time.perf_counter() - t)"
+    )
+    env = dict(os.environ, RAYON_NUM_THREADS=str(threads))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    return float(out.stdout.strip())
+
+
+def main(argv: Sequence[str] = ()) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--mc-hands", type=int, default=10)
+    parser.add_argument("--batch", type=int, default=20000)
+    parser.add_argument("--presets", nargs="*", default=PRESET_NAMES)
+    args = parser.parse_args(list(argv) or None)
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores; CPU time per hand, µs")
+    print("| preset | ev p50 | p90 | p99 | max | ev / eval p50 | ev / eval p99 |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    for name in args.presets:
+        print(ev_vs_eval(name, args.hands), flush=True)
+    if args.mc_hands:
+        for players in (4, 2):
+            ms = mc_cost("kaixin", players, args.mc_hands)
+            print(f"mc, 1,000 samples, kaixin {players}p: median {ms:.0f} ms CPU", flush=True)
+    if args.batch:
+        one, two = batch_wall(1, args.batch), batch_wall(2, args.batch)
+        print(f"solve_batch {args.batch} kaixin hands: 1 thread {one:.2f} s, 2 threads {two:.2f} s "
+              f"(×{one / two:.2f})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

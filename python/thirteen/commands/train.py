@@ -1,0 +1,101 @@
+"""The ``thirteen train`` command: builds the ``ev`` strategy's lane tables for a preset or a
+rule file (:func:`thirteen.train`), with a progress bar and a convergence log."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Dict, List, Tuple
+
+from thirteen.rules import PRESET_NAMES, RuleSet
+from thirteen.training import DEFAULTS, train
+
+
+def register(sub: Any) -> None:
+    """Registers ``train`` on the ``thirteen`` command's subparsers."""
+    p = sub.add_parser(
+        "train",
+        help="train the ev strategy's lane tables for a rule set",
+        description="Train lane tables by fictitious play (self-play, best responses averaged) for a "
+        "preset or a rule file, every table size, and write them to a file; "
+        "thirteen.register_tables(thirteen.TableSet.load(FILE)) makes solve use them.",
+    )
+    p.add_argument("--rules", default="kaixin", choices=PRESET_NAMES, metavar="PRESET",
+                   help="preset rule set (default kaixin)")
+    p.add_argument("--rules-file", metavar="FILE", help="a rule-set file (TOML or JSON) instead of a preset")
+    p.add_argument("--players", default=None, help="table sizes, e.g. 2,4 (default: all the rules allow)")
+    p.add_argument("--deals", type=int, default=DEFAULTS["deals"], help=f"tables per iteration (default {DEFAULTS['deals']})")
+    p.add_argument("--iterations", type=int, default=DEFAULTS["iterations"],
+                   help=f"most iterations per table size (default {DEFAULTS['iterations']})")
+    p.add_argument("--tolerance", type=float, default=DEFAULTS["tolerance"],
+                   help=f"stop once an iteration changes the tables less than this (default {DEFAULTS['tolerance']})")
+    p.add_argument("--seed", type=int, default=DEFAULTS["seed"], help=f"seed of the deals (default {DEFAULTS['seed']})")
+    p.add_argument("--out", required=True, metavar="FILE", help="where to write the tables (.json.gz)")
+    p.add_argument("--json", action="store_true", help="print the convergence log as JSON")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+
+
+def _rules(args: argparse.Namespace) -> RuleSet:
+    if args.rules_file:
+        text = Path(args.rules_file).read_text(encoding="utf-8")
+        return RuleSet.from_json(text) if args.rules_file.endswith(".json") else RuleSet.from_toml(text)
+    return RuleSet.preset(args.rules)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Runs ``thirteen train``."""
+    rules = _rules(args)
+    players = None
+    if args.players:
+        try:
+            players = [int(x) for x in args.players.split(",")]
+        except ValueError:
+            raise ValueError(f"--players must be sizes separated by commas, got {args.players!r}") from None
+    log: List[Dict[str, Any]] = []
+    start = time.perf_counter()
+    show = not args.quiet and not args.json
+    progress_bar = None
+    tasks: Dict[Tuple[int, ...], Any] = {}
+    if show:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+        progress_bar = Progress(
+            TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("change {task.fields[change]} gap {task.fields[gap]}"),
+            TimeElapsedColumn(), TimeRemainingColumn(), console=Console(stderr=True),
+        )
+        progress_bar.start()
+
+    def progress(group: Tuple[int, ...], it: int, hands: int, change: float, gap: float) -> None:
+        row = {"players": list(group), "iteration": it, "hands": hands, "change": change, "gap": gap,
+               "seconds": round(time.perf_counter() - start, 1)}
+        log.append(row)
+        if progress_bar is not None:
+            if group not in tasks:
+                tasks[group] = progress_bar.add_task(
+                    f"{rules.name} {','.join(map(str, group))} players", total=args.iterations, change="–", gap="–")
+            progress_bar.update(tasks[group], advance=1, change=f"{change:.4f}", gap=f"{gap:.4f}")
+            progress_bar.console.print(
+                f"{rules.name} players {','.join(map(str, group))} iteration {it:>2}: "
+                f"{hands} hands, change {change:.4f}, gap {gap:.4f}")
+
+    try:
+        tables = train(rules, players=players, deals=args.deals, iterations=args.iterations,
+                       tolerance=args.tolerance, seed=args.seed, progress=progress, out=args.out)
+    finally:
+        if progress_bar is not None:
+            progress_bar.stop()
+    took = time.perf_counter() - start
+    if args.json:
+        json.dump({"rules": rules.name, "out": args.out, "key": tables.digest, "seconds": round(took, 1), "log": log},
+                  sys.stdout, indent=2)
+        print()
+    else:
+        print(f"wrote {args.out}: {rules.name}, play key {tables.digest}, "
+              f"{len(tables.sizes)} table size group(s), {took:.0f} s")
+    return 0

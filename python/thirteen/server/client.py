@@ -1,0 +1,147 @@
+"""A Python client of the ``thirteen serve`` protocol (``websockets``): for bots, load tests
+and scripts. It keeps the session, signs every action and records every frame it reads.
+
+    client = await TableClient.connect("ws://127.0.0.1:8000/ws")
+    await client.join("lobby", "bot")
+    await client.request({"type": "sit"})
+    state = await client.wait_for(lambda f: f["type"] == "state" and (f["round"] or {}).get("hand"))
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any, Callable, Dict, List, Optional
+
+import websockets
+
+from thirteen.server import security
+
+__all__ = ["TableClient", "ProtocolError"]
+
+Frame = Dict[str, Any]
+
+
+class ProtocolError(Exception):
+    """An ``error`` frame the server sent in reply: ``code`` and ``frame``."""
+
+    def __init__(self, frame: Frame) -> None:
+        super().__init__(f"{frame.get('code')}: {frame.get('message')}")
+        self.code = frame.get("code")
+        self.frame = frame
+
+
+class TableClient:
+    """One connection. Attributes: ``nonce`` (from ``hello``), ``session``, ``secret``,
+    ``player``, ``state`` (the last ``state`` frame), ``frames`` (every frame read, in
+    order), ``seq`` (the last sequence number sent)."""
+
+    def __init__(self, ws: Any, hello: Frame) -> None:
+        self.ws = ws
+        self.nonce: str = hello["nonce"]
+        self.session: Optional[str] = None
+        self.secret: Optional[str] = None
+        self.player: Optional[str] = None
+        self.state: Optional[Frame] = None
+        self.frames: List[Frame] = [hello]
+        self.seq = 0
+        self._backlog: List[Frame] = []
+
+    @classmethod
+    async def connect(cls, url: str, *, timeout: float = 10.0) -> "TableClient":
+        """Opens a connection and reads its ``hello``."""
+        ws = await websockets.connect(url, max_size=2**22, open_timeout=timeout)
+        hello = json.loads(await asyncio.wait_for(ws.recv(), timeout))
+        return cls(ws, hello)
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+    # ------------------------------------------------------------------ sending
+
+    async def send_raw(self, text: str) -> None:
+        """Sends a frame as it is (for tests of refusals)."""
+        await self.ws.send(text)
+
+    def signed(self, action: Dict[str, Any], *, seq: Optional[int] = None) -> str:
+        """The signed envelope of an action (the next sequence number unless given)."""
+        if self.secret is None:
+            raise RuntimeError("join or resume first")
+        if seq is None:
+            self.seq += 1
+            seq = self.seq
+        body = json.dumps(action, ensure_ascii=False)
+        sig = security.sign(self.secret, self.nonce, seq, body)
+        return json.dumps({"type": "signed", "seq": seq, "body": body, "sig": sig})
+
+    async def send(self, action: Dict[str, Any]) -> int:
+        """Sends an action, signed; returns its sequence number."""
+        text = self.signed(action)
+        await self.ws.send(text)
+        return self.seq
+
+    async def request(self, action: Dict[str, Any], *, timeout: float = 10.0) -> Frame:
+        """Sends an action and returns the reply to it (``ok``, ``hints``, ``checked``,
+        ``pong``); raises :class:`ProtocolError` on an ``error`` reply."""
+        seq = await self.send(action)
+        reply = await self.wait_for(lambda f: f.get("seq") == seq and f["type"] != "state", timeout)
+        if reply["type"] == "error":
+            raise ProtocolError(reply)
+        return reply
+
+    async def join(self, room: str, name: str, *, timeout: float = 10.0) -> Frame:
+        """Joins a room as a new player; keeps the session and its secret."""
+        await self.ws.send(json.dumps({"type": "join", "room": room, "name": name}))
+        welcome = await self.wait_for(lambda f: f["type"] in ("welcome", "error"), timeout)
+        if welcome["type"] == "error":
+            raise ProtocolError(welcome)
+        self.session, self.secret, self.player = welcome["session"], welcome["secret"], welcome["player"]
+        return welcome
+
+    async def resume(self, session: str, secret: str, *, timeout: float = 10.0) -> Frame:
+        """Resumes a session on this connection (proving the secret for its nonce)."""
+        proof = security.resume_proof(secret, self.nonce)
+        await self.ws.send(json.dumps({"type": "resume", "session": session, "proof": proof}))
+        welcome = await self.wait_for(lambda f: f["type"] in ("welcome", "error"), timeout)
+        if welcome["type"] == "error":
+            raise ProtocolError(welcome)
+        self.session, self.secret, self.player = session, secret, welcome["player"]
+        return welcome
+
+    # ------------------------------------------------------------------ reading
+
+    async def recv(self, timeout: float = 10.0) -> Frame:
+        """The next frame (from the backlog first)."""
+        if self._backlog:
+            return self._backlog.pop(0)
+        frame = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        self.frames.append(frame)
+        if frame["type"] == "state":
+            self.state = frame
+        return frame
+
+    async def wait_for(self, predicate: Callable[[Frame], bool], timeout: float = 10.0) -> Frame:
+        """Reads until a frame matches; frames passed over stay readable by :meth:`recv`
+        (a backlog), except ``state`` frames, which only update :attr:`state`."""
+        deadline = time.monotonic() + timeout
+        skipped: List[Frame] = []
+        try:
+            for i, frame in enumerate(self._backlog):
+                if predicate(frame):
+                    del self._backlog[i]
+                    return frame
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise asyncio.TimeoutError("no matching frame in time")
+                frame = json.loads(await asyncio.wait_for(self.ws.recv(), left))
+                self.frames.append(frame)
+                if frame["type"] == "state":
+                    self.state = frame
+                if predicate(frame):
+                    return frame
+                if frame["type"] != "state":
+                    skipped.append(frame)
+        finally:
+            self._backlog.extend(skipped)

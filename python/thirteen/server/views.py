@@ -1,0 +1,168 @@
+"""What each client is shown: the ``state`` frame of one viewer and the ``result`` frame.
+
+The one rule of this module: before the reveal a viewer sees only its own cards. The
+``state`` frame holds the viewer's own hand and play and, for the other seats, only
+whether they have played; the ``result`` frame, sent after the round is settled, holds
+every seat's play.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Mapping, Optional
+
+from thirteen import Arrangement, Declaration, Round, Table, TableRoundReport, format_cards, level_for
+
+__all__ = ["state_frame", "result_frame", "play_dict", "is_ai"]
+
+
+def is_ai(player: Any) -> bool:
+    """Whether a table player id is an AI seat (ids ``ai-...``)."""
+    return isinstance(player, str) and player.startswith("ai-")
+
+
+def play_dict(sub: Any) -> Dict[str, Any]:
+    """An arrangement as ``{"front", "middle", "back"}`` or a declaration as
+    ``{"special", "cards"}`` (card text)."""
+    if isinstance(sub, Arrangement):
+        return {
+            "front": format_cards(list(sub.front)),
+            "middle": format_cards(list(sub.middle)),
+            "back": format_cards(list(sub.back)),
+        }
+    assert isinstance(sub, Declaration)
+    return {"special": sub.special, "cards": format_cards(list(sub.cards))}
+
+
+def _levels(money_ladder: str, points_ladder: str, balance: int, points: int) -> Dict[str, Any]:
+    money = level_for(money_ladder, max(balance, 0))
+    pts = level_for(points_ladder, max(points, 0))
+    return {
+        "money": {"level": money.level, "title": money.title},
+        "points": {"level": pts.level, "title": pts.title},
+    }
+
+
+def state_frame(
+    room: str,
+    table: Table,
+    *,
+    viewer: Optional[str],
+    names: Mapping[str, str],
+    online: Mapping[str, bool],
+    account: Optional[int],
+    deadline_in: Optional[float],
+    ladders: tuple,
+    waiting: bool = False,
+) -> Dict[str, Any]:
+    """The room as ``viewer`` may see it (see the module doc); ``names`` are display names,
+    ``online`` whether a player has a live connection, ``account`` the viewer's money not at
+    the table, ``deadline_in`` seconds left on the clock."""
+    rules = table.rules
+    rnd: Optional[Round] = table.round
+    round_players = rnd.players if rnd is not None else ()
+    seats: List[Optional[Dict[str, Any]]] = []
+    for seat, player in enumerate(table.seats):
+        if player is None:
+            seats.append(None)
+            continue
+        info = table.player(player)
+        entry: Dict[str, Any] = {
+            "seat": seat,
+            "player": player,
+            "name": names.get(player, str(player)),
+            "ai": is_ai(player),
+            "online": is_ai(player) or bool(online.get(player)),
+            "balance": info.balance,
+            "points": info.points,
+            "levels": _levels(ladders[0], ladders[1], info.balance, info.points),
+            "in_round": player in round_players,
+            "played": False,
+            "left": info.left,
+            "disconnected": info.disconnected,
+            "stand_after_round": info.stand_after_round,
+        }
+        if rnd is not None and player in round_players:
+            s = round_players.index(player)
+            entry["played"] = s in rnd.submissions or s in rnd.surrendered
+            entry["gave"] = s in rnd.given
+        seats.append(entry)
+    you: Dict[str, Any] = {
+        "player": viewer,
+        "name": names.get(viewer, "") if viewer else "",
+        "seat": None,
+        "account": account,
+        "waiting": waiting,
+    }
+    if viewer is not None and viewer in table.seats:
+        you["seat"] = table.seats.index(viewer)
+    round_view: Optional[Dict[str, Any]] = None
+    if rnd is not None:
+        round_view = {
+            "number": table.rounds_played + 1,
+            "phase": rnd.phase,
+            "deadline_in": None if deadline_in is None else max(0.0, round(deadline_in, 1)),
+            "players": len(round_players),
+        }
+        if viewer is not None and viewer in round_players:
+            s = round_players.index(viewer)
+            round_view["seat"] = s
+            if s not in rnd.escaped:
+                round_view["hand"] = format_cards(list(rnd.hand(s)))
+            sub = rnd.submissions.get(s)
+            round_view["play"] = None if sub is None else play_dict(sub)
+            round_view["surrendered"] = s in rnd.surrendered
+            round_view["auto"] = rnd.auto_reasons.get(s)
+            gift = rnd.given.get(s)
+            round_view["given"] = None if gift is None else format_cards(list(gift))
+    return {
+        "type": "state",
+        "room": room,
+        "rules": {
+            "name": rules.name,
+            "dealt": rules.dealt,
+            "surrender": rules.surrender.allowed,
+            "swap": 0 if rules.swap is None else rules.swap.max_cards,
+            "mode": rules.mode,
+            "foul": rules.foul,
+        },
+        "stake": table.stake,
+        "min_balance": table.min_balance,
+        "seats": seats,
+        "you": you,
+        "round": round_view,
+    }
+
+
+def result_frame(
+    room: str,
+    number: int,
+    report: TableRoundReport,
+    plays: Mapping[int, Any],
+    names: Mapping[str, str],
+) -> Dict[str, Any]:
+    """The reveal of a settled round (every seat's play, the settlement lane by lane,
+    scoops, home runs, units, money, balances, level changes, who stood up)."""
+    data = report.to_dict()
+    result = data["result"]
+    seats = []
+    for s, player in enumerate(report.players):
+        row = dict(data["players"][s])
+        row["name"] = names.get(player, str(player))
+        row["ai"] = is_ai(player)
+        row["seat"] = s
+        row["play"] = None if s not in plays else play_dict(plays[s])
+        row["escaped"] = s in report.result.escaped
+        row["surrendered"] = s in report.result.surrendered
+        row["rake"] = report.result.rake[s]
+        seats.append(row)
+    return {
+        "type": "result",
+        "room": room,
+        "round": number,
+        "seats": seats,
+        "settled_seats": result["settled_seats"],
+        "settlement": result["settlement"],
+        "stake": result["stake"],
+        "level_changes": data["level_changes"],
+        "bankrupt": data["bankrupt"],
+    }

@@ -1,0 +1,106 @@
+"""Training of the ``ev`` strategy's lane tables (``thirteen train``): fictitious play with
+linear averaging, per group of table sizes, in the Rust core on every core.
+
+Each iteration deals ``deals`` random tables, arranges every hand by ``ev`` against the
+tables averaged so far (a best response) and adds the lane values played to the average
+(iteration ``t`` weighted ``t + 1``). It logs two Kolmogorov–Smirnov distances, the largest
+over the three lanes of the largest gap between two cumulative distributions of a lane's
+value: ``change``, how far the iteration moved the tables, and ``gap``, how far its best
+response was from the tables it answered. Training stops at ``tolerance`` (``change`` below
+it) or after ``iterations``. The same arguments and seed give byte-identical tables.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+from thirteen import _core
+from thirteen.rules import RuleSet
+from thirteen.table_store import SizeTables, TableSet, play_key, size_groups
+
+__all__ = ["train", "Progress", "DEFAULTS"]
+
+#: The settings the shipped tables are trained with.
+DEFAULTS: Dict[str, Any] = {"deals": 4000, "iterations": 20, "tolerance": 0.002, "seed": 1}
+
+#: ``progress(players, iteration, hands, change, gap)``, called after every iteration.
+Progress = Callable[[Tuple[int, ...], int, int, float, float], None]
+
+
+def train(
+    rules: Optional[RuleSet] = None,
+    *,
+    players: Optional[Sequence[int]] = None,
+    deals: int = DEFAULTS["deals"],
+    iterations: int = DEFAULTS["iterations"],
+    tolerance: float = DEFAULTS["tolerance"],
+    seed: int = DEFAULTS["seed"],
+    progress: Optional[Progress] = None,
+    out: Union[str, Path, None] = None,
+) -> TableSet:
+    """Trains lane tables for ``rules`` by fictitious play (see the module docs).
+
+    Args:
+        rules: the :class:`RuleSet` (a preset, a rule file's or your own; ``None``: defaults).
+        players: table sizes to train (default: every size the rules allow); sizes that share
+            a strategy share one table (:func:`thirteen.table_store.size_groups`).
+        deals: random tables dealt per iteration (each of ``players`` hands).
+        iterations: most iterations per size group (iteration 0 plays greedily).
+        tolerance: stop once an iteration moves the tables less than this (KS distance).
+        seed: seed of the deals; the same arguments give byte-identical tables.
+        progress: called after each iteration (see :data:`Progress`).
+        out: a path to write the table file to (``TableSet.save``).
+
+    Returns:
+        The :class:`TableSet`; register it with :func:`thirteen.register_tables` to make
+        ``solve`` use it for every rule set with the same play key.
+
+    Raises:
+        PlayerCountError: a size the rules do not allow; ValueError: ``deals`` or
+        ``iterations`` below 1, ``tolerance`` negative.
+    """
+    rules = rules if rules is not None else RuleSet.default()
+    sizes = sorted(set(players)) if players is not None else sorted(rules.players)
+    for p in sizes:
+        if p not in rules.players:
+            from thirteen.errors import PlayerCountError
+
+            raise PlayerCountError(
+                f"{p} players is not allowed by the rules (allowed: {rules.players})",
+                got=p,
+                allowed=tuple(rules.players),
+            )
+    if deals < 1 or iterations < 1 or not tolerance >= 0:
+        raise ValueError("deals and iterations must be at least 1 and tolerance at least 0")
+    groups = [tuple(p for p in g if p in sizes) for g in size_groups(rules)]
+    out_sizes: List[SizeTables] = []
+    for group in (g for g in groups if g):
+        log: List[Tuple[int, int, float, float]] = []
+
+        def report(it: int, hands: int, change: float, gap: float, group: Tuple[int, ...] = group) -> bool:
+            log.append((it, hands, change, gap))
+            if progress is not None:
+                progress(group, it, hands, change, gap)
+            return True
+
+        tables = _core.train(
+            rules,
+            players=max(group),
+            deals=deals,
+            iterations=iterations,
+            tolerance=tolerance,
+            seed=seed,
+            report=report,
+        )
+        counts = {lane: [(int(v), int(c)) for v, c in pairs] for lane, pairs in tables.counts().items()}
+        out_sizes.append(SizeTables(players=group, counts=counts, log=tuple(log)))
+    result = TableSet(
+        key=play_key(rules),
+        sizes=tuple(out_sizes),
+        settings={"deals": deals, "iterations": iterations, "tolerance": tolerance, "seed": seed},
+        name=rules.name,
+    )
+    if out is not None:
+        result.save(out)
+    return result

@@ -1,0 +1,107 @@
+//! Where the `ev` search spends its time on random hands (a development aid):
+//! `cargo run --release -p thirteen-core --example ev_profile`.
+use std::time::Instant;
+
+use thirteen_core::card::{Card, DeckKind};
+use thirteen_core::deal::{rng_for, shuffle};
+use thirteen_core::lanes::LaneTables;
+use thirteen_core::model::{Context, Role};
+use thirteen_core::rules::{BonusKind, Rules};
+use thirteen_core::search::{best_splits, SearchStats};
+use thirteen_core::split::HandSplits;
+use thirteen_core::train::build_tables;
+
+fn main() {
+    let mut royal = [[1i64; 10]; 3];
+    royal[0][3] = 3;
+    royal[1][6] = 2;
+    royal[1][7] = 8;
+    royal[1][8] = 10;
+    royal[2][7] = 4;
+    royal[2][8] = 5;
+    let kaixin = Rules {
+        lane_values: royal,
+        scoop: (BonusKind::Double, 0),
+        home_run: (BonusKind::Double, 0, 3),
+        ..Rules::default()
+    };
+    let western = Rules {
+        majority_bonus: 1,
+        ..Rules::default()
+    };
+    for (name, rules) in [("kaixin", kaixin), ("western", western)] {
+        let tables = LaneTables::from_counts(&build_tables(&rules, 4, 3000, 3, 1), &rules);
+        let ctx = Context {
+            players: 4,
+            role: Role::Player,
+        };
+        let mut rng = rng_for(7);
+        let hands: Vec<[Card; 13]> = (0..2000)
+            .map(|_| {
+                let mut d = DeckKind::Standard.cards();
+                shuffle(&mut d, &mut rng);
+                d[..13].try_into().unwrap()
+            })
+            .collect();
+        let t0 = Instant::now();
+        let splits: Vec<HandSplits> = hands
+            .iter()
+            .map(|h| HandSplits::new(h, rules.wheel))
+            .collect();
+        let t_eval = t0.elapsed().as_secs_f64() / hands.len() as f64;
+        let mut stats = SearchStats::default();
+        let t1 = Instant::now();
+        for s in &splits {
+            best_splits(
+                13,
+                s.five_values(),
+                s.three_values(),
+                &rules,
+                &tables,
+                ctx,
+                1,
+                false,
+                &mut stats,
+            );
+        }
+        let t_search = t1.elapsed().as_secs_f64() / hands.len() as f64;
+        let n = hands.len() as f64;
+        let t2 = Instant::now();
+        let mut sink = 0u64;
+        for s in &splits {
+            let mut order: Vec<u64> = s
+                .five_values()
+                .iter()
+                .enumerate()
+                .map(|(i, v)| ((v.raw() as u64) << 16) | i as u64)
+                .collect();
+            order.sort_unstable_by(|a, b| b.cmp(a));
+            sink += order[0];
+        }
+        let t_sort = t2.elapsed().as_secs_f64() / n;
+        let t3 = Instant::now();
+        let mut fs = 0.0;
+        for s in &splits {
+            for &v in s.three_values() {
+                fs += tables.lookup(thirteen_core::Lane::Front, v).0;
+            }
+            for &v in s.five_values() {
+                fs += tables.lookup(thirteen_core::Lane::Middle, v).0;
+            }
+        }
+        let t_look = t3.elapsed().as_secs_f64() / n;
+        println!(
+            "sort {:.1} µs, 1573 lookups {:.1} µs ({sink} {fs})",
+            t_sort * 1e6,
+            t_look * 1e6
+        );
+        println!(
+            "{name}: eval {:.1} µs, search {:.1} µs; visited {:.0}, backs {:.1}, scored {:.0}",
+            t_eval * 1e6,
+            t_search * 1e6,
+            stats.visited as f64 / n,
+            stats.backs as f64 / n,
+            stats.scored as f64 / n
+        );
+    }
+}

@@ -1,0 +1,259 @@
+//! Lane tables of the `ev` strategy: for each lane and hand value, the distribution of an
+//! opponent's lane value (how often it is below, equal and above, and the lane value it
+//! collects when above), from self-play counts ([`crate::train`]).
+
+use crate::card::{Card, DeckKind, Rank, Suit};
+use crate::error::Lane;
+use crate::eval::{evaluate3, evaluate5, HandValue, Wheel};
+use crate::rules::Rules;
+
+/// Every value a 5-card or 3-card hand can have with `deck` under `wheel` (about 8,000), so
+/// that every lookup of [`LaneTables`] is one hash probe.
+fn all_values(deck: DeckKind, wheel: Wheel) -> Vec<u32> {
+    const SUITS: [Suit; 4] = [Suit::Spades, Suit::Hearts, Suit::Clubs, Suit::Diamonds];
+    let extra = deck == DeckKind::ExtraDiamonds;
+    let card = |r: usize, s: usize| Card::new(Rank::from_index(r as u8), SUITS[s]);
+    let mut out = Vec::with_capacity(8_192);
+    let mut ranks = [0usize; 5];
+    // Rank multisets of five, lowest first.
+    fn each(k: usize, from: usize, ranks: &mut [usize; 5], f: &mut dyn FnMut(&[usize; 5])) {
+        if k == 5 {
+            f(ranks);
+            return;
+        }
+        for r in from..13 {
+            ranks[k] = r;
+            each(k + 1, r, ranks, f);
+        }
+    }
+    each(0, 0, &mut ranks, &mut |rs| {
+        let most = (0..5)
+            .map(|i| rs.iter().filter(|&&r| r == rs[i]).count())
+            .max()
+            .unwrap_or(1);
+        // The j-th card of a rank takes the j-th suit: no flush unless all ranks differ.
+        let occurrence = |i: usize| rs[..i].iter().filter(|&&r| r == rs[i]).count();
+        if most <= 4 {
+            let mut suits: [usize; 5] = std::array::from_fn(occurrence);
+            if most == 1 {
+                suits[1] = 1;
+            }
+            out.push(evaluate5(&std::array::from_fn(|i| card(rs[i], suits[i])), wheel).raw());
+        }
+        if most == 1 || (extra && most <= 2) {
+            // A flush (with pairs only from the two copies of each diamond).
+            out.push(evaluate5(&std::array::from_fn(|i| card(rs[i], 3)), wheel).raw());
+        }
+        if extra && most == 5 {
+            let suits = [0, 1, 2, 3, 3];
+            out.push(evaluate5(&std::array::from_fn(|i| card(rs[i], suits[i])), wheel).raw());
+        }
+    });
+    for a in 0..13 {
+        for b in a..13 {
+            for c in b..13 {
+                let rs = [a, b, c];
+                let suits: [usize; 3] =
+                    std::array::from_fn(|i| rs[..i].iter().filter(|&&r| r == rs[i]).count());
+                out.push(evaluate3(&std::array::from_fn(|i| card(rs[i], suits[i]))).raw());
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Opponent lane-value distribution of one lane.
+#[derive(Clone, Debug, Default)]
+pub struct LaneDist {
+    values: Vec<HandValue>,
+    /// `cum_below[i]` = P(opponent < values[i]); length n + 1.
+    cum_below: Vec<f64>,
+    mass: Vec<f64>,
+    /// `above_from[i]` = Σ_{j ≥ i} P(values[j]) × lane value of values[j]; length n + 1.
+    above_from: Vec<f64>,
+    /// `bucket[b]` = first index whose value's top bits (`value >> BUCKET_SHIFT`) are `>= b`.
+    bucket: Vec<u32>,
+}
+
+const BUCKET_SHIFT: u32 = 20;
+const BUCKETS: usize = 1 << (32 - BUCKET_SHIFT);
+
+impl LaneDist {
+    /// Builds the distribution from `(raw value, count)` pairs.
+    pub fn from_counts(counts: &[(u32, u64)], lane: Lane, rules: &Rules) -> LaneDist {
+        let mut pairs: Vec<(HandValue, u64)> = counts
+            .iter()
+            .map(|&(v, c)| (HandValue(v), c))
+            .filter(|p| p.1 > 0)
+            .collect();
+        pairs.sort_unstable();
+        pairs.dedup_by(|b, a| {
+            if a.0 == b.0 {
+                a.1 += b.1;
+                true
+            } else {
+                false
+            }
+        });
+        let total: f64 = pairs.iter().map(|p| p.1 as f64).sum::<f64>().max(1.0);
+        let n = pairs.len();
+        let mut d = LaneDist {
+            values: pairs.iter().map(|p| p.0).collect(),
+            cum_below: vec![0.0; n + 1],
+            mass: pairs.iter().map(|p| p.1 as f64 / total).collect(),
+            above_from: vec![0.0; n + 1],
+            bucket: Vec::new(),
+        };
+        d.bucket = (0..=BUCKETS)
+            .map(|b| {
+                d.values
+                    .partition_point(|v| ((v.raw() >> BUCKET_SHIFT) as usize) < b)
+                    as u32
+            })
+            .collect();
+        for i in 0..n {
+            d.cum_below[i + 1] = d.cum_below[i] + d.mass[i];
+        }
+        for i in (0..n).rev() {
+            let units = rules.lane_value(lane, d.values[i].category()) as f64;
+            d.above_from[i] = d.above_from[i + 1] + d.mass[i] * units;
+        }
+        d
+    }
+
+    /// `(P(below), P(equal), expected units the opponent collects when above)` for `v`.
+    #[inline]
+    pub fn lookup(&self, v: HandValue) -> (f64, f64, f64) {
+        let b = (v.raw() >> BUCKET_SHIFT) as usize;
+        let (lo, hi) = (self.bucket[b] as usize, self.bucket[b + 1] as usize);
+        let i = lo + self.values[lo..hi].partition_point(|&x| x < v);
+        let eq = i < self.values.len() && self.values[i] == v;
+        let tie = if eq { self.mass[i] } else { 0.0 };
+        (self.cum_below[i], tie, self.above_from[i + eq as usize])
+    }
+
+    /// Number of distinct values observed.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether nothing was observed.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+}
+
+/// Win-probability tables of the three lanes.
+#[derive(Clone, Debug, Default)]
+pub struct LaneTables {
+    /// Front, middle, back.
+    pub lanes: [LaneDist; 3],
+    /// Open-addressing index of every value a lane can hold, each slot holding the
+    /// value and the three lanes' `(below, equal, above units)` (raw value 0, which no hand
+    /// has, marks an empty slot): one cache line per lookup.
+    slots: Vec<Slot>,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    key: u32,
+    lanes: [[f32; 3]; 3],
+}
+
+#[inline]
+fn slot_of(v: u32, bits: u32) -> usize {
+    (v.wrapping_mul(0x9E37_79B1) >> (32 - bits)) as usize
+}
+
+/// Raw lane-value counts from self-play, the data form of [`LaneTables`].
+pub type LaneCounts = [Vec<(u32, u64)>; 3];
+
+impl LaneTables {
+    /// Builds the tables from counts.
+    pub fn from_counts(counts: &LaneCounts, rules: &Rules) -> LaneTables {
+        let lanes: [LaneDist; 3] =
+            std::array::from_fn(|i| LaneDist::from_counts(&counts[i], Lane::ALL[i], rules));
+        let mut values: Vec<u32> = lanes
+            .iter()
+            .flat_map(|d| d.values.iter().map(|v| v.raw()))
+            .chain(all_values(rules.deck, rules.wheel))
+            .filter(|&v| v != 0)
+            .collect();
+        values.sort_unstable();
+        values.dedup();
+        let bits = (2 * values.len().max(1))
+            .next_power_of_two()
+            .trailing_zeros()
+            .max(1);
+        let mut slots = vec![Slot::default(); 1 << bits];
+        let mut tables = LaneTables {
+            lanes,
+            slots: Vec::new(),
+        };
+        for &v in &values {
+            let mut h = slot_of(v, bits);
+            while slots[h].key != 0 {
+                h = (h + 1) & (slots.len() - 1);
+            }
+            slots[h] = Slot {
+                key: v,
+                lanes: std::array::from_fn(|i| {
+                    let (b, t, a) = tables.lanes[i].lookup(HandValue(v));
+                    [b as f32, t as f32, a as f32]
+                }),
+            };
+        }
+        tables.slots = slots;
+        tables
+    }
+
+    /// `(P(below), P(equal), expected units the opponent collects when above)` for `v` in
+    /// `lane`, to single precision: one hash probe for a value observed in some lane, else a
+    /// search.
+    #[inline]
+    pub fn lookup(&self, lane: Lane, v: HandValue) -> (f64, f64, f64) {
+        if !self.slots.is_empty() {
+            let mask = self.slots.len() - 1;
+            let mut h = slot_of(v.raw(), mask.count_ones());
+            loop {
+                let slot = &self.slots[h];
+                if slot.key == v.raw() {
+                    let [b, t, a] = slot.lanes[lane as usize];
+                    return (b as f64, t as f64, a as f64);
+                }
+                if slot.key == 0 {
+                    break;
+                }
+                h = (h + 1) & mask;
+            }
+        }
+        // Rounded as the slots are, so that every value's features share one precision and
+        // stay in value order (rounding to nearest never reverses an order).
+        let (b, t, a) = self.lanes[lane as usize].lookup(v);
+        (b as f32 as f64, t as f32 as f64, a as f32 as f64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_value_is_enumerated() {
+        // 7,462 distinct 5-card values and 455 3-card values (RULES.md 3), on separate scales.
+        assert_eq!(
+            all_values(DeckKind::Standard, Wheel::Low).len(),
+            7_462 + 455
+        );
+        assert_eq!(
+            all_values(DeckKind::Standard, Wheel::Second).len(),
+            7_462 + 455
+        );
+        // The extra diamonds add five of a kind (13) and flushes holding pairs or two pairs:
+        // 13 × C(12,3) one-pair and C(13,2) × 11 two-pair rank patterns.
+        let extra = all_values(DeckKind::ExtraDiamonds, Wheel::Low).len();
+        assert_eq!(extra, 7_462 + 455 + 13 + 13 * 220 + 78 * 11);
+    }
+}

@@ -1,0 +1,603 @@
+//! Exact search for the `ev` strategy's best splits of 13 to 16 cards (RULES.md 2).
+//!
+//! Branch and bound over backs. When each lane's value never falls as the category rises,
+//! the model's score never falls as any lane's value rises ([`crate::model`]), so the score
+//! of a split is at most the score with each lane replaced by a stronger hand. For a back `b`:
+//!
+//! * `ub1(b) = score(strongest front of the hand at most b, a middle of b's value, b)` bounds
+//!   every split with that back (a legal front is at most its middle, at most its back) and
+//!   depends on `b`'s value only, so it falls as backs are visited in falling value: the
+//!   search stops at the first back whose `ub1` cannot beat the `top`-th best split found;
+//! * `ub2(b) = score(strongest front of the cards b leaves, strongest middle ≤ b of them, b)`
+//!   skips a back;
+//! * with more than 13 cards, `ub3(b, m) = score(strongest front left by b, m, b)` skips a
+//!   middle, and the front of `(m, b)` is the strongest legal one of the cards left.
+//!
+//! No split is skipped unless its score provably cannot beat what was found; without
+//! monotone lane values nothing is pruned. Tests compare it with a full scan.
+
+use std::cell::RefCell;
+use std::cmp::Ordering;
+use std::sync::OnceLock;
+
+use crate::error::Lane;
+use crate::eval::HandValue;
+use crate::lanes::LaneTables;
+use crate::model::{features, lane_values_monotone, Context, Feat, Scorer};
+use crate::rules::Rules;
+
+/// The 5- and 3-position subsets of `n` positions (masks in increasing order) and the
+/// index of every subset mask.
+pub(crate) struct Subsets {
+    pub(crate) five: Vec<u32>,
+    pub(crate) three: Vec<u32>,
+    pub(crate) index: Vec<u16>,
+    /// The 5-position subsets of `k` positions (`k` = 8 to 11), as position offsets.
+    combos5: Vec<[u8; 5]>,
+    /// The 3-position subsets of `k` positions.
+    combos3: Vec<[u8; 3]>,
+}
+
+fn combos<const N: usize>(k: usize) -> Vec<[u8; N]> {
+    (0u32..1 << k)
+        .filter(|m| m.count_ones() as usize == N)
+        .map(|m| {
+            let mut out = [0u8; N];
+            let mut j = 0;
+            for i in 0..k {
+                if m & (1 << i) != 0 {
+                    out[j] = i as u8;
+                    j += 1;
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+/// Subsets of `n` positions, `n` from 13 to 16.
+pub(crate) fn subsets(n: usize) -> &'static Subsets {
+    static S: [OnceLock<Subsets>; 4] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+    assert!((13..=16).contains(&n), "13 to 16 cards");
+    S[n - 13].get_or_init(|| {
+        let five: Vec<u32> = (0u32..1 << n).filter(|m| m.count_ones() == 5).collect();
+        let three: Vec<u32> = (0u32..1 << n).filter(|m| m.count_ones() == 3).collect();
+        let mut index = vec![u16::MAX; 1 << n];
+        for (i, &m) in five.iter().enumerate() {
+            index[m as usize] = i as u16;
+        }
+        for (i, &m) in three.iter().enumerate() {
+            index[m as usize] = i as u16;
+        }
+        Subsets {
+            five,
+            three,
+            index,
+            combos5: combos::<5>(n - 5),
+            combos3: combos::<3>(n - 5),
+        }
+    })
+}
+
+/// Subset indices in falling value, sorted a bucket at a time.
+struct BucketOrder {
+    /// `value << 16 | index`, grouped by bucket, buckets in falling order.
+    keys: Vec<u64>,
+    /// Start of each bucket in `keys`, in walk order, and the end.
+    starts: Vec<u32>,
+}
+
+const ORDER_SHIFT: u32 = 22;
+
+fn bucket_order(values: &[HandValue]) -> BucketOrder {
+    let buckets = 1usize << (32 - ORDER_SHIFT);
+    let mut count = vec![0u32; buckets + 1];
+    for v in values {
+        count[(v.raw() >> ORDER_SHIFT) as usize] += 1;
+    }
+    // Highest bucket first.
+    let mut starts = Vec::new();
+    let mut at = vec![0u32; buckets];
+    let mut sum = 0u32;
+    for b in (0..buckets).rev() {
+        if count[b] > 0 {
+            starts.push(sum);
+            at[b] = sum;
+            sum += count[b];
+        }
+    }
+    starts.push(sum);
+    let mut keys = vec![0u64; values.len()];
+    for (i, v) in values.iter().enumerate() {
+        let b = (v.raw() >> ORDER_SHIFT) as usize;
+        keys[at[b] as usize] = ((v.raw() as u64) << 16) | i as u64;
+        at[b] += 1;
+    }
+    BucketOrder { keys, starts }
+}
+
+impl BucketOrder {
+    /// Sorts the bucket starting at `at` (falling) and returns where the next one starts.
+    fn sort_bucket_at(&mut self, at: usize) -> usize {
+        let i = self.starts.partition_point(|&s| (s as usize) <= at) - 1;
+        let end = self.starts[i + 1] as usize;
+        self.keys[at..end].sort_unstable_by(|a, b| b.cmp(a));
+        end
+    }
+}
+
+/// One candidate split with its expected units.
+#[derive(Clone, Copy, Debug)]
+pub struct Candidate {
+    /// Front, middle, back subset indices (into the 3- and 5-position subsets of the hand's
+    /// positions; for 13 cards those of [`crate::split::HandSplits`]).
+    pub subsets: (usize, usize, usize),
+    /// Expected units.
+    pub expected: f64,
+}
+
+/// Per-thread feature caches of the middle and back lanes, valid where the stamp is the
+/// current search's.
+#[derive(Default)]
+struct Cache {
+    stamp: u32,
+    front: Vec<(u32, Feat)>,
+    mid: Vec<(u32, Feat)>,
+    back: Vec<(u32, Feat)>,
+}
+
+thread_local! {
+    static CACHE: RefCell<Cache> = RefCell::new(Cache::default());
+}
+
+/// What was searched, for benchmarks and tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Backs whose bounds were computed.
+    pub visited: usize,
+    /// Backs whose middles were looked at.
+    pub backs: usize,
+    /// Splits scored exactly.
+    pub scored: usize,
+}
+
+/// The `top` best splits by expected units, best first (ties: first found), from the values
+/// of every 5- and 3-position subset of `n` positions (`v5`, `v3` indexed as
+/// [`subsets`]`(n)`). With `distinct`, a split whose three lane values equal a better
+/// candidate's is left out. At least one candidate is returned: a legal split always exists.
+#[allow(clippy::too_many_arguments)]
+pub fn best_splits(
+    n: usize,
+    v5: &[HandValue],
+    v3: &[HandValue],
+    rules: &Rules,
+    tables: &LaneTables,
+    ctx: Context,
+    top: usize,
+    distinct: bool,
+    stats: &mut SearchStats,
+) -> Vec<Candidate> {
+    let s = subsets(n);
+    let all: u32 = (1 << n) - 1;
+    let top = top.max(1);
+    let scorer = Scorer::new(rules, ctx);
+    let prune = lane_values_monotone(rules);
+    let feat = |v: HandValue, lane: Lane| features(v, lane, tables, rules, ctx.role);
+    // Fronts in falling value: as backs fall in value, so does the strongest front that can
+    // sit below them (a legal front is at most its middle, at most its back).
+    let mut fronts_down: Vec<u32> = (0..v3.len() as u32).collect();
+    fronts_down.sort_unstable_by(|&a, &b| v3[b as usize].cmp(&v3[a as usize]));
+    let mut cap = 0usize;
+    let mut best: Vec<Candidate> = Vec::with_capacity(top + 1);
+    let mut floor = f64::NEG_INFINITY;
+    let offer = |c: Candidate, best: &mut Vec<Candidate>, floor: &mut f64| {
+        if best.len() == top && c.expected <= *floor {
+            return;
+        }
+        if distinct {
+            let triple = |c: &Candidate| (v3[c.subsets.0], v5[c.subsets.1], v5[c.subsets.2]);
+            let t = triple(&c);
+            if let Some(i) = best.iter().position(|x| triple(x) == t) {
+                if best[i].expected >= c.expected {
+                    return;
+                }
+                best.remove(i);
+            }
+        }
+        let pos = best
+            .iter()
+            .position(|x| x.expected < c.expected)
+            .unwrap_or(best.len());
+        best.insert(pos, c);
+        best.truncate(top);
+        if best.len() == top {
+            *floor = best[top - 1].expected;
+        }
+    };
+    // Backs in falling value: a counting sort on the value's top bits (the category and the
+    // highest deciding ranks), each bucket sorted only when the walk reaches it.
+    let mut order = bucket_order(v5);
+    CACHE.with(|cell| {
+        let mut cache = cell.borrow_mut();
+        let cache = &mut *cache;
+        cache.stamp = cache.stamp.wrapping_add(1);
+        if cache.stamp == 0 || cache.mid.len() < v5.len() || cache.front.len() < v3.len() {
+            cache.front = vec![(0, Feat::default()); v3.len()];
+            cache.mid = vec![(0, Feat::default()); v5.len()];
+            cache.back = vec![(0, Feat::default()); v5.len()];
+            cache.stamp = 1;
+        }
+        let stamp = cache.stamp;
+        let mut lazy = |i: usize, lane: Lane| -> Feat {
+            let (slot, v) = match lane {
+                Lane::Front => (&mut cache.front[i], v3[i]),
+                Lane::Middle => (&mut cache.mid[i], v5[i]),
+                Lane::Back => (&mut cache.back[i], v5[i]),
+            };
+            if slot.0 != stamp {
+                *slot = (stamp, feat(v, lane));
+            }
+            slot.1
+        };
+        let k = n - 5;
+        let mut pos = [0u8; 11];
+        let mut mids: Vec<(usize, u32)> = Vec::with_capacity(s.combos5.len());
+        let mut next_bucket = 0;
+        for at in 0..order.keys.len() {
+            if at == next_bucket {
+                next_bucket = order.sort_bucket_at(at);
+            }
+            let bi = (order.keys[at] & 0xffff) as usize;
+            let (mb, vb) = (s.five[bi], v5[bi]);
+            let full = best.len() == top;
+            stats.visited += 1;
+            let bf = lazy(bi, Lane::Back);
+            if prune && full {
+                while cap + 1 < fronts_down.len() && v3[fronts_down[cap] as usize] > vb {
+                    cap += 1;
+                }
+                let fc = lazy(fronts_down[cap] as usize, Lane::Front);
+                let ub1 = scorer.score(&fc, &lazy(bi, Lane::Middle), &bf);
+                if ub1 <= floor {
+                    break;
+                }
+            }
+            if n == 13 {
+                // The 56 splits of the 8 positions this back leaves: the strongest front of
+                // them and the strongest middle at most the back bound the back.
+                let pairs = crate::split::rest_pairs(bi);
+                let mut top_front = pairs[0].0 as usize;
+                let mut top_mid = usize::MAX;
+                for &(fi, mi) in pairs {
+                    let (fi, mi) = (fi as usize, mi as usize);
+                    if v3[fi] > v3[top_front] {
+                        top_front = fi;
+                    }
+                    let vm = v5[mi];
+                    if (vm < vb || (vm == vb && mi >= bi))
+                        && (top_mid == usize::MAX || vm > v5[top_mid])
+                    {
+                        top_mid = mi;
+                    }
+                }
+                if top_mid == usize::MAX {
+                    continue;
+                }
+                if prune && full {
+                    let ub2 = scorer.score(
+                        &lazy(top_front, Lane::Front),
+                        &lazy(top_mid, Lane::Middle),
+                        &bf,
+                    );
+                    if ub2 <= floor {
+                        continue;
+                    }
+                }
+                stats.backs += 1;
+                for &(fi, mi) in pairs {
+                    let (fi, mi) = (fi as usize, mi as usize);
+                    let vm = v5[mi];
+                    // Equal middle and back: the pair is met from both sides; keep one.
+                    if vm > vb || (vm == vb && mi < bi) || v3[fi] > vm {
+                        continue;
+                    }
+                    stats.scored += 1;
+                    let e = scorer.score(&lazy(fi, Lane::Front), &lazy(mi, Lane::Middle), &bf);
+                    offer(
+                        Candidate {
+                            subsets: (fi, mi, bi),
+                            expected: e,
+                        },
+                        &mut best,
+                        &mut floor,
+                    );
+                }
+                continue;
+            }
+            // More than 13 cards: the positions this back leaves, its legal middles and the
+            // strongest front.
+            let rest = all & !mb;
+            let mut j = 0;
+            for i in 0..n {
+                if rest & (1 << i) != 0 {
+                    pos[j] = i as u8;
+                    j += 1;
+                }
+            }
+            debug_assert_eq!(j, k);
+            mids.clear();
+            let mut top_mid: Option<usize> = None;
+            for c in &s.combos5 {
+                let mm = c.iter().fold(0u32, |m, &o| m | 1 << pos[o as usize]);
+                let mi = s.index[mm as usize] as usize;
+                let vm = v5[mi];
+                // Equal middle and back: the pair is met from both sides; keep one.
+                if vm > vb || (vm == vb && mi < bi) {
+                    continue;
+                }
+                if top_mid.is_none_or(|t| vm > v5[t]) {
+                    top_mid = Some(mi);
+                }
+                mids.push((mi, mm));
+            }
+            let Some(top_mid) = top_mid else { continue };
+            let mut top_front = usize::MAX;
+            for c in &s.combos3 {
+                let fm = c.iter().fold(0u32, |m, &o| m | 1 << pos[o as usize]);
+                let fi = s.index[fm as usize] as usize;
+                if top_front == usize::MAX || v3[fi] > v3[top_front] {
+                    top_front = fi;
+                }
+            }
+            if prune && full {
+                let ub2 = scorer.score(
+                    &lazy(top_front, Lane::Front),
+                    &lazy(top_mid, Lane::Middle),
+                    &bf,
+                );
+                if ub2 <= floor {
+                    continue;
+                }
+            }
+            stats.backs += 1;
+            for &(mi, mm) in &mids {
+                let vm = v5[mi];
+                let left = rest & !mm;
+                let mf = lazy(mi, Lane::Middle);
+                let fi = if k == 8 {
+                    s.index[left as usize] as usize
+                } else {
+                    if prune
+                        && best.len() == top
+                        && scorer.score(&lazy(top_front, Lane::Front), &mf, &bf) <= floor
+                    {
+                        continue;
+                    }
+                    // The strongest legal front of the cards left.
+                    let mut fi = usize::MAX;
+                    let mut lp = [0u8; 6];
+                    let mut q = 0;
+                    for i in 0..n {
+                        if left & (1 << i) != 0 {
+                            lp[q] = i as u8;
+                            q += 1;
+                        }
+                    }
+                    for x in 0..q {
+                        for y in x + 1..q {
+                            for z in y + 1..q {
+                                let fm = (1u32 << lp[x]) | (1 << lp[y]) | (1 << lp[z]);
+                                let f = s.index[fm as usize] as usize;
+                                if v3[f] <= vm && (fi == usize::MAX || v3[f] > v3[fi]) {
+                                    fi = f;
+                                }
+                            }
+                        }
+                    }
+                    if fi == usize::MAX {
+                        continue;
+                    }
+                    fi
+                };
+                if v3[fi] > vm {
+                    continue;
+                }
+                stats.scored += 1;
+                let e = scorer.score(&lazy(fi, Lane::Front), &mf, &bf);
+                offer(
+                    Candidate {
+                        subsets: (fi, mi, bi),
+                        expected: e,
+                    },
+                    &mut best,
+                    &mut floor,
+                );
+            }
+        }
+    });
+    best.sort_by(|a, b| {
+        b.expected
+            .partial_cmp(&a.expected)
+            .unwrap_or(Ordering::Equal)
+    });
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::{Card, DeckKind};
+    use crate::deal::{rng_for, shuffle};
+    use crate::lanes::LaneTables;
+    use crate::model::Role;
+    use crate::rules::{BonusKind, Mode};
+    use crate::solve::ev_all;
+    use crate::split::HandSplits;
+    use crate::train::build_tables;
+
+    /// Rule variants covering every term of the model: royalties, scoop double and bonus,
+    /// home run double and bonus, majority bonus, banker mode with the banker winning ties.
+    fn variants() -> Vec<Rules> {
+        let mut royal = [[1i64; 10]; 3];
+        royal[0][3] = 3;
+        royal[1][6] = 2;
+        royal[1][7] = 8;
+        royal[1][8] = 10;
+        royal[2][7] = 4;
+        royal[2][8] = 5;
+        let mut tiered = [[1i64; 10], [2; 10], [3; 10]];
+        tiered[0][3] = 7;
+        tiered[1][7] = 10;
+        tiered[1][8] = 12;
+        tiered[2][7] = 11;
+        tiered[2][8] = 13;
+        vec![
+            Rules::default(),
+            Rules {
+                lane_values: royal,
+                scoop: (BonusKind::Double, 0),
+                home_run: (BonusKind::Double, 0, 3),
+                ..Rules::default()
+            },
+            Rules {
+                lane_values: tiered,
+                scoop: (BonusKind::Bonus, 6),
+                home_run: (BonusKind::Bonus, 12, 4),
+                ..Rules::default()
+            },
+            Rules {
+                majority_bonus: 1,
+                ..Rules::default()
+            },
+            Rules {
+                mode: Mode::Banker,
+                banker_wins_ties: true,
+                lane_values: [[1; 10], [2; 10], [3; 10]],
+                scoop: (BonusKind::Double, 0),
+                ..Rules::default()
+            },
+        ]
+    }
+
+    fn random_hand(rng: &mut rand_chacha::ChaCha20Rng, deck: DeckKind, n: usize) -> Vec<Card> {
+        let mut cards = deck.cards();
+        shuffle(&mut cards, rng);
+        cards.truncate(n);
+        cards
+    }
+
+    #[test]
+    fn pruned_search_equals_full_scan() {
+        let mut rng = rng_for(11);
+        for rules in variants() {
+            let tables = LaneTables::from_counts(&build_tables(&rules, 4, 300, 2, 3), &rules);
+            for players in [2, 3, 4] {
+                for role in [Role::Player, Role::Banker] {
+                    if role == Role::Banker && rules.mode != Mode::Banker {
+                        continue;
+                    }
+                    let ctx = Context { players, role };
+                    for _ in 0..6 {
+                        let h: [Card; 13] = random_hand(&mut rng, DeckKind::Standard, 13)
+                            .try_into()
+                            .unwrap();
+                        let s = HandSplits::new(&h, rules.wheel);
+                        let mut all: Vec<f64> = ev_all(&s, &rules, &tables, ctx)
+                            .iter()
+                            .map(|c| c.expected)
+                            .collect();
+                        all.sort_by(|a, b| b.partial_cmp(a).unwrap());
+                        let mut stats = SearchStats::default();
+                        let top = best_splits(
+                            13,
+                            s.five_values(),
+                            s.three_values(),
+                            &rules,
+                            &tables,
+                            ctx,
+                            6,
+                            false,
+                            &mut stats,
+                        );
+                        assert_eq!(top.len(), 6);
+                        for (c, e) in top.iter().zip(&all) {
+                            assert!((c.expected - e).abs() < 1e-9, "{} vs {e}", c.expected);
+                            let (f, m, b) = c.subsets;
+                            let v = (s.three_values()[f], s.five_values()[m], s.five_values()[b]);
+                            assert!(v.0 <= v.1 && v.1 <= v.2, "legal");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sixteen_cards_equal_the_best_of_every_13() {
+        let rules = Rules {
+            deck: DeckKind::ExtraDiamonds,
+            dealt: 16,
+            ..variants().remove(1)
+        };
+        let tables = LaneTables::from_counts(&build_tables(&rules, 4, 200, 2, 5), &rules);
+        let ctx = Context {
+            players: 4,
+            role: Role::Player,
+        };
+        let mut rng = rng_for(12);
+        for n in [14, 15, 16, 16] {
+            {
+                let dealt = random_hand(&mut rng, DeckKind::ExtraDiamonds, n);
+                let s = subsets(n);
+                let pick = |m: u32| -> Vec<Card> {
+                    (0..n)
+                        .filter(|i| m & (1 << i) != 0)
+                        .map(|i| dealt[i])
+                        .collect()
+                };
+                let v5: Vec<HandValue> = s
+                    .five
+                    .iter()
+                    .map(|&m| crate::eval::evaluate5(&pick(m).try_into().unwrap(), rules.wheel))
+                    .collect();
+                let v3: Vec<HandValue> = s
+                    .three
+                    .iter()
+                    .map(|&m| crate::eval::evaluate3(&pick(m).try_into().unwrap()))
+                    .collect();
+                let mut stats = SearchStats::default();
+                let got = best_splits(n, &v5, &v3, &rules, &tables, ctx, 1, false, &mut stats)[0];
+                // Brute force over every way to keep 13, each solved by the 13-card search
+                // (itself checked against a full scan above).
+                let mut want = f64::NEG_INFINITY;
+                for keep in (0u32..1 << n).filter(|m| m.count_ones() == 13) {
+                    let h: [Card; 13] = pick(keep).try_into().unwrap();
+                    let hs = HandSplits::new(&h, rules.wheel);
+                    let mut st = SearchStats::default();
+                    let c = best_splits(
+                        13,
+                        hs.five_values(),
+                        hs.three_values(),
+                        &rules,
+                        &tables,
+                        ctx,
+                        1,
+                        false,
+                        &mut st,
+                    );
+                    want = want.max(c[0].expected);
+                }
+                assert!(
+                    (got.expected - want).abs() < 1e-9,
+                    "{} vs {want}",
+                    got.expected
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,148 @@
+"""Lane tables: which tables a rule set plays with (keyed by what changes play), the bounded
+cache, training (reproducible, logged, stopping at a tolerance), and the exact search."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import warnings
+
+import pytest
+
+import thirteen
+from thirteen import RuleSet, TableSet, TablesWarning
+from thirteen import _core
+from thirteen import table_store as store
+from thirteen.rules import PRESET_NAMES
+
+
+def test_size_groups_follow_the_home_run_rule() -> None:
+    # RULES.md 6: kaixin's home run needs 3 players dealt in, shisanzhang's 4, western has none.
+    assert store.size_groups(RuleSet.preset("kaixin")) == [(2,), (3,), (4,)]
+    assert store.size_groups(RuleSet.preset("shisanzhang")) == [(2, 3), (4,)]
+    assert store.size_groups(RuleSet.preset("western-2-4")) == [(2, 3, 4)]
+
+
+def test_play_key_ignores_name_money_escape_and_rake() -> None:
+    kaixin = RuleSet.preset("kaixin")
+    house = kaixin.replace(name="house", escape=None, cut=True, horse_card="Ah",
+                           surrender={"allowed": True, "units": 3})
+    assert store.key_digest(store.play_key(house)) == store.key_digest(store.play_key(kaixin))
+    richer = kaixin.replace(lane_values={"front": {"base": 1, "three_of_a_kind": 5}})
+    assert store.key_digest(store.play_key(richer)) != store.key_digest(store.play_key(kaixin))
+
+
+def test_every_preset_ships_exact_tables_for_every_size() -> None:
+    ships = store.shipped()
+    assert sorted(ships) == sorted(PRESET_NAMES)
+    for name in PRESET_NAMES:
+        rules = RuleSet.preset(name)
+        ts = ships[name]
+        assert ts.key == store.play_key(rules)
+        assert [s.players for s in ts.sizes] == store.size_groups(rules)
+        for s in ts.sizes:
+            assert s.log, "the convergence log ships with the tables"
+            assert all(sum(c for _, c in s.counts[lane]) > 0 for lane in ("front", "middle", "back"))
+
+
+def test_a_renamed_preset_uses_the_preset_tables_without_warning() -> None:
+    house = RuleSet.preset("kaixin").replace(name="my house")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mine = thirteen.lane_tables(house, 4)
+    assert mine.counts() == thirteen.lane_tables(RuleSet.preset("kaixin"), 4).counts()
+
+
+def test_a_custom_play_key_warns_once_and_uses_the_nearest_tables() -> None:
+    custom = RuleSet.preset("kaixin").replace(name="royal front", lane_values={"front": {"base": 1, "three_of_a_kind": 9}})
+    with pytest.warns(TablesWarning, match="lane_values"):
+        t = thirteen.lane_tables(custom, 3)
+    assert t.counts() == thirteen.lane_tables(RuleSet.preset("kaixin"), 3).counts()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        thirteen.lane_tables(custom, 3)
+        thirteen.solve("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Kc", custom, players=3)
+
+
+def test_the_cache_is_bounded_and_can_be_cleared() -> None:
+    base = RuleSet.preset("bianfeng")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TablesWarning)
+        for i in range(store.CACHE_SIZE + 8):
+            r = base.replace(name=f"r{i}", lane_values={"back": {"base": 1, "four_of_a_kind": 4 + i}})
+            thirteen.lane_tables(r, 2)
+    assert store.cache_size() == store.CACHE_SIZE
+    thirteen.clear_table_cache()
+    assert store.cache_size() == 0
+
+
+def test_training_is_byte_identical_and_logged() -> None:
+    rules = RuleSet.preset("western-2-4")
+    seen = []
+    a = thirteen.train(rules, players=[2], deals=40, iterations=3, tolerance=0, seed=5,
+                       progress=lambda g, it, hands, change, gap: seen.append((g, it, hands)))
+    b = thirteen.train(rules, players=[2], deals=40, iterations=3, tolerance=0, seed=5)
+    assert a.to_bytes() == b.to_bytes()
+    assert seen == [((2,), 0, 80), ((2,), 1, 80), ((2,), 2, 80)]
+    assert [r[0] for r in a.sizes[0].log] == [0, 1, 2]
+    # Weighted by iteration: 80 hands × (1 + 2 + 3) per lane.
+    assert sum(c for _, c in a.sizes[0].counts["front"]) == 80 * 6
+    assert TableSet.from_bytes(a.to_bytes()) == a
+    other = thirteen.train(rules, players=[2], deals=40, iterations=3, tolerance=0, seed=6)
+    assert other.to_bytes() != a.to_bytes()
+
+
+def test_training_stops_at_the_tolerance() -> None:
+    # Linear averaging moves the tables by at most 2 / (t + 2) at iteration t: iteration 1
+    # moves them by at most 2/3, below a tolerance of 0.9.
+    ts = thirteen.train(RuleSet.preset("western-2-4"), players=[2], deals=20, iterations=10, tolerance=0.9)
+    assert len(ts.sizes[0].log) == 2
+
+
+def test_registered_tables_serve_their_play_key() -> None:
+    custom = RuleSet.preset("western-2-4").replace(name="w", majority_bonus=2)
+    ts = thirteen.train(custom, players=[2], deals=30, iterations=2, seed=1)
+    thirteen.register_tables(ts)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = thirteen.lane_tables(custom.replace(name="w again"), 2)
+    assert got.counts() == ts.lane_tables(custom, 2).counts()
+
+
+def test_train_rejects_bad_arguments() -> None:
+    rules = RuleSet.preset("kaixin")
+    with pytest.raises(thirteen.PlayerCountError):
+        thirteen.train(rules, players=[5])
+    with pytest.raises(ValueError):
+        thirteen.train(rules, deals=0)
+    with pytest.raises(ValueError):
+        thirteen.train(rules, tolerance=-1)
+
+
+def test_train_command_writes_loadable_tables(tmp_path) -> None:
+    out = tmp_path / "w.json.gz"
+    run = subprocess.run(
+        [sys.executable, "-m", "thirteen.cli", "train", "--rules", "western-2-4", "--players", "2",
+         "--deals", "20", "--iterations", "2", "--out", str(out), "--json"],
+        capture_output=True, text=True, check=True,
+    )
+    report = json.loads(run.stdout)
+    assert [row["iteration"] for row in report["log"]] == [0, 1]
+    assert TableSet.load(out).key == store.play_key(RuleSet.preset("western-2-4"))
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_ev_search_equals_a_full_scan(name: str) -> None:
+    """The pruned search finds the best expected units a scan of every legal split finds."""
+    rules = RuleSet.preset(name)
+    rng = random.Random(name)
+    deck = thirteen.deck(rules)
+    for players in rules.players:
+        tables = thirteen.lane_tables(rules, players)
+        for _ in range(4):
+            hand = rng.sample(deck, 13)
+            for banker in ([False, True] if rules.mode == "banker" else [False]):
+                pruned, full, backs, scored = _core._ev_scan(hand, rules, tables, players=players, banker=banker)
+                assert pruned == pytest.approx(full, abs=1e-9), (name, players, hand)

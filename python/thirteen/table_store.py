@@ -24,7 +24,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from importlib.resources import files
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Set, Tuple, Union
 
 from thirteen._core import LaneTables
 from thirteen.rules import PRESET_NAMES, RuleSet
@@ -154,9 +154,9 @@ class TableSet:
         c = group.counts
         return LaneTables.from_counts(
             rules,
-            [tuple(p) for p in c["front"]],
-            [tuple(p) for p in c["middle"]],
-            [tuple(p) for p in c["back"]],
+            [(int(v), int(n)) for v, n in c["front"]],
+            [(int(v), int(n)) for v, n in c["middle"]],
+            [(int(v), int(n)) for v, n in c["back"]],
         )
 
     def to_bytes(self) -> bytes:
@@ -208,7 +208,7 @@ _LOCK = threading.Lock()
 _CACHE: "OrderedDict[Tuple[str, int], LaneTables]" = OrderedDict()
 _REGISTERED: Dict[str, TableSet] = {}
 _SHIPPED: Optional[Dict[str, TableSet]] = None
-_WARNED: set = set()
+_WARNED: Set[str] = set()
 
 
 def shipped() -> Dict[str, TableSet]:
@@ -254,7 +254,7 @@ def _play(rules: RuleSet) -> Tuple[Dict[str, Any], str]:
         key = play_key(rules)
         cached = (key, key_digest(key))
         rules.__dict__["_thirteen_play"] = cached
-    return cached  # type: ignore[no-any-return]
+    return cached
 
 
 def _source(rules: RuleSet) -> Tuple[TableSet, bool]:

@@ -61,7 +61,7 @@ def _read_rules(path: str) -> Any:
 
 def add_serve_parser(sub: Any) -> argparse.ArgumentParser:
     """Registers ``serve`` on the ``thirteen`` command's subparsers."""
-    p = sub.add_parser(
+    p: argparse.ArgumentParser = sub.add_parser(
         "serve",
         help="run the game server and its web table (needs thirteen[server])",
         description="Run rooms of Thirteen over WebSockets, kept in a SQL database, with a web table "

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, cast
 
 import websockets
 
@@ -115,7 +115,7 @@ class TableClient:
         """The next frame (from the backlog first)."""
         if self._backlog:
             return self._backlog.pop(0)
-        frame = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        frame: Frame = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
         self.frames.append(frame)
         if frame["type"] == "state":
             self.state = frame
@@ -135,7 +135,7 @@ class TableClient:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise asyncio.TimeoutError("no matching frame in time")
-                frame = json.loads(await asyncio.wait_for(self.ws.recv(), left))
+                frame = cast(Frame, json.loads(await asyncio.wait_for(self.ws.recv(), left)))
                 self.frames.append(frame)
                 if frame["type"] == "state":
                     self.state = frame

@@ -83,7 +83,8 @@ class RoomConfig(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
     def to_dict(self) -> Dict[str, Any]:
         """Plain data."""
-        return msgspec.to_builtins(self)
+        data: Dict[str, Any] = msgspec.to_builtins(self)
+        return data
 
     @classmethod
     def from_dict(cls, data: Dict[str, Any]) -> "RoomConfig":

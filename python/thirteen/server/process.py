@@ -31,7 +31,7 @@ class ServerProcess:
         self.path = path
         self.db = f"sqlite:///{path}"
         self.args = args
-        self.proc: Optional[subprocess.Popen] = None
+        self.proc: Optional[subprocess.Popen[str]] = None
         self.port = 0
         self.output: List[str] = []
 

@@ -11,7 +11,7 @@ the :data:`Action` union. Unknown fields, wrong types and out-of-range values ar
 
 from __future__ import annotations
 
-from typing import Annotated, Optional, Union
+from typing import Annotated, Any, Dict, Optional, Union
 
 import msgspec
 
@@ -51,21 +51,21 @@ class _Message(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, fro
     pass
 
 
-class Join(_Message, tag="join"):
+class Join(_Message, tag="join", frozen=True):
     """Enter a room (created with the server's room settings if new) as a new player."""
 
     room: RoomName
     name: PlayerName
 
 
-class Resume(_Message, tag="resume"):
+class Resume(_Message, tag="resume", frozen=True):
     """Come back to a session (断线重连): ``proof`` = HMAC(secret, "resume\\n" + nonce)."""
 
     session: Token
     proof: Hex
 
 
-class Signed(_Message, tag="signed"):
+class Signed(_Message, tag="signed", frozen=True):
     """An action: ``body`` is the action's JSON text, ``seq`` rises on every message of
     the connection, ``sig`` = HMAC(secret, nonce + "\\n" + seq + "\\n" + body)."""
 
@@ -77,7 +77,7 @@ class Signed(_Message, tag="signed"):
 Opening = Union[Join, Resume, Signed]
 
 
-class Sit(_Message, tag="sit"):
+class Sit(_Message, tag="sit", frozen=True):
     """Sit down (at ``seat``, or the lowest free one) bringing ``buy_in`` money from the
     account (all of it when omitted)."""
 
@@ -85,21 +85,21 @@ class Sit(_Message, tag="sit"):
     buy_in: Optional[Annotated[int, msgspec.Meta(ge=1, le=2**53)]] = None
 
 
-class Stand(_Message, tag="stand"):
+class Stand(_Message, tag="stand", frozen=True):
     """Stand up: at once between rounds, after the round when dealt in (自动站起)."""
 
 
-class Leave(_Message, tag="leave"):
+class Leave(_Message, tag="leave", frozen=True):
     """Leave the seat at once; during a round this is 强退 (escape) with its penalty."""
 
 
-class Hints(_Message, tag="hints"):
+class Hints(_Message, tag="hints", frozen=True):
     """Ask for up to ``n`` hints (牌型提示) for the own hand."""
 
     n: Annotated[int, msgspec.Meta(ge=1, le=10)] = 5
 
 
-class Check(_Message, tag="check"):
+class Check(_Message, tag="check", frozen=True):
     """Check lanes before submitting: their categories and whether they foul (相公)."""
 
     front: Cards
@@ -107,7 +107,7 @@ class Check(_Message, tag="check"):
     back: Cards
 
 
-class Submit(_Message, tag="submit"):
+class Submit(_Message, tag="submit", frozen=True):
     """Submit the own arrangement (front 3 | middle 5 | back 5, card text)."""
 
     front: Cards
@@ -115,7 +115,7 @@ class Submit(_Message, tag="submit"):
     back: Cards
 
 
-class Declare(_Message, tag="declare"):
+class Declare(_Message, tag="declare", frozen=True):
     """Declare a special hand (报到); ``cards``: the 13 kept (default: the hand, when it
     has 13); ``special``: the key, or the highest held."""
 
@@ -123,17 +123,17 @@ class Declare(_Message, tag="declare"):
     cards: Optional[Cards] = None
 
 
-class Give(_Message, tag="give"):
+class Give(_Message, tag="give", frozen=True):
     """Swap-three (换三张): the cards given (replaces an earlier gift)."""
 
     cards: Cards
 
 
-class Surrender(_Message, tag="surrender"):
+class Surrender(_Message, tag="surrender", frozen=True):
     """Surrender the round (Western rule sets)."""
 
 
-class Ping(_Message, tag="ping"):
+class Ping(_Message, tag="ping", frozen=True):
     """Answered with ``pong``."""
 
 
@@ -155,6 +155,6 @@ def decode_action(body: str) -> Action:
     return _action.decode(body)
 
 
-def encode(frame: dict) -> bytes:
+def encode(frame: Dict[str, Any]) -> bytes:
     """A server frame as JSON bytes."""
     return _encoder.encode(frame)

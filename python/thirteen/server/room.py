@@ -17,9 +17,9 @@ import logging
 import secrets
 import time
 from concurrent.futures import Executor
-from typing import Any, Callable, Dict, List, Optional, Set, TypeVar
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple, TypeVar, cast
 
-from thirteen import Declaration, Table, ThirteenError, TableError, parse_cards, solve
+from thirteen import Declaration, PlayerId, Table, ThirteenError, TableError, parse_cards, solve
 from thirteen.server.config import RoomConfig
 from thirteen.server.store import HOUSE, Move, Store, StoredRoom
 from thirteen.server.views import is_ai, play_dict, result_frame, state_frame
@@ -35,6 +35,10 @@ class GameError(ThirteenError):
 
     kind = "game"
     _fields = ("code",)
+    code: str
+
+    def __init__(self, message: str, *, code: str) -> None:
+        super().__init__(message, code=code)
 
 
 class Client:
@@ -60,18 +64,18 @@ class Room:
         self.config = RoomConfig.from_dict(stored.config)
         self.store = store
         self.executor = executor
-        self.table = Table.from_json(stored.state)
+        self.table: Table = Table.from_json(stored.state)
         self.version = stored.version
         self.deadline: Optional[float] = stored.deadline
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
         self.clients: Dict[str, Set[Client]] = {}
-        self.names: Dict[str, str] = {}
+        self.names: Dict[PlayerId, str] = {}
         self.offline_since: Dict[str, float] = {}
-        self.waiting: Dict[str, tuple] = {}
+        self.waiting: Dict[str, Tuple[Optional[int], int]] = {}
         self.accounts: Dict[str, int] = {}
         self.next_start = time.time()
-        self.task: Optional[asyncio.Task] = None
+        self.task: Optional[asyncio.Task[None]] = None
         now = time.time()
         for p in self.table.players:
             self.offline_since.setdefault(p, now)
@@ -128,12 +132,23 @@ class Room:
         self.clients.setdefault(client.player, set()).add(client)
         self.offline_since.pop(client.player, None)
 
+    @property
+    def players(self) -> Tuple[str, ...]:
+        """The table's players: every id is a ``str`` here (an account or ``ai-...``), the
+        only ids the room ever seats."""
+        return cast(Tuple[str, ...], self.table.players)
+
+    @property
+    def seats(self) -> Tuple[Optional[str], ...]:
+        """The table's seats (see :attr:`players`)."""
+        return cast(Tuple[Optional[str], ...], self.table.seats)
+
     def online(self, player: str) -> bool:
         return bool(self.clients.get(player))
 
     async def publish(self) -> None:
         """Sends every client its own view of the room."""
-        await self.learn_names([p for p in self.table.players])
+        await self.learn_names(list(self.players))
         for player, clients in list(self.clients.items()):
             if not clients:
                 continue
@@ -155,7 +170,7 @@ class Room:
             self.table,
             viewer=player,
             names=self.names,
-            online={p: self.online(p) for p in self.table.players},
+            online={p: self.online(p) for p in self.players},
             account=account,
             deadline_in=left if self.table.round is not None else None,
             ladders=(self.config.money_ladder, self.config.points_ladder),
@@ -230,8 +245,8 @@ class Room:
                 raise GameError(f"seat {seat} is not a seat of this {self.table.size}-seat table", code="no_seat")
             queued = False
             if (seat is None and not free) or (seat is not None and seat not in free):
-                ai = [p for p in self.table.players if is_ai(p)]
-                target = self.table.seats[seat] if seat is not None else (ai[-1] if ai else None)
+                ai = [p for p in self.players if is_ai(p)]
+                target = self.seats[seat] if seat is not None else (ai[-1] if ai else None)
                 if target is None or not is_ai(target):
                     raise GameError("the table is full", code="table_full")
                 if self.table.round is None:
@@ -382,7 +397,7 @@ class Room:
         table = self.table
         now = time.time()
         # People who did not come back in time stand up; people waiting for a seat sit.
-        for p in list(table.players):
+        for p in list(self.players):
             if not is_ai(p) and not self.online(p):
                 if now - self.offline_since.get(p, now) >= self.config.grace_seconds:
                     await self._stand_up(p)
@@ -398,9 +413,9 @@ class Room:
             except ThirteenError:
                 pass
             self.waiting.pop(p, None)
-        humans = [p for p in table.players if not is_ai(p)]
+        humans = [p for p in self.players if not is_ai(p)]
         if not any(self.online(p) for p in humans):
-            for p in [p for p in table.players if is_ai(p)]:
+            for p in [p for p in self.players if is_ai(p)]:
                 await self._stand_up(p)
             return False
         ai_seated = len([p for p in table.players if is_ai(p)])
@@ -455,7 +470,7 @@ class Room:
         rake = sum(report.result.rake)
         if rake:
             moves.append(Move(HOUSE, rake, "rake"))
-        await self.learn_names(list(report.players))
+        await self.learn_names(list(cast(Tuple[str, ...], report.players)))
         frame = result_frame(self.id, number, report, plays, self.names)
         self.deadline = None
         await self.commit(moves, round_no=number, settlement=frame)

@@ -8,9 +8,9 @@ every seat's play.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from thirteen import Arrangement, Declaration, Round, Table, TableRoundReport, format_cards, level_for
+from thirteen import Arrangement, PlayerId, Declaration, Round, Table, TableRoundReport, format_cards, level_for
 
 __all__ = ["state_frame", "result_frame", "play_dict", "is_ai"]
 
@@ -47,11 +47,11 @@ def state_frame(
     table: Table,
     *,
     viewer: Optional[str],
-    names: Mapping[str, str],
-    online: Mapping[str, bool],
+    names: Mapping[PlayerId, str],
+    online: Mapping[PlayerId, bool],
     account: Optional[int],
     deadline_in: Optional[float],
-    ladders: tuple,
+    ladders: Tuple[str, str],
     waiting: bool = False,
 ) -> Dict[str, Any]:
     """The room as ``viewer`` may see it (see the module doc); ``names`` are display names,
@@ -138,7 +138,7 @@ def result_frame(
     number: int,
     report: TableRoundReport,
     plays: Mapping[int, Any],
-    names: Mapping[str, str],
+    names: Mapping[PlayerId, str],
 ) -> Dict[str, Any]:
     """The reveal of a settled round (every seat's play, the settlement lane by lane,
     scoops, home runs, units, money, balances, level changes, who stood up)."""

@@ -499,14 +499,14 @@ def _integer(value: Any, key: str) -> int:
 
 def _bounded(value: Any, key: str, minimum: int, maximum: Optional[int]) -> int:
     """An int from ``minimum`` to ``maximum`` (``None``: unbounded), else ``LimitError``."""
-    _integer(value, key)
-    if value < minimum or (maximum is not None and value > maximum):
+    number = _integer(value, key)
+    if number < minimum or (maximum is not None and number > maximum):
         upper = f"from {minimum} to {maximum}" if maximum is not None else f">= {minimum}"
         raise LimitError(
-            f"{key} must be an integer {upper}, got {value}",
-            key=key, value=str(value), minimum=minimum, maximum=maximum,
+            f"{key} must be an integer {upper}, got {number}",
+            key=key, value=str(number), minimum=minimum, maximum=maximum,
         )
-    return value
+    return number
 
 
 _DECIMAL = re.compile(r"([+-]?)(\d*)(?:\.(\d*))?")

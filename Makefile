@@ -2,11 +2,12 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: test rust-test python-test lint typecheck docs bench wheel tables
+.PHONY: test rust-test python-test stubs lint typecheck docs bench wheel tables
 
 ## Every test: Rust formatting, lints and tests, the type check, pytest against the
-## installed package, and the documentation site built with warnings as errors.
-test: lint typecheck rust-test python-test docs
+## installed package, the extension's stubs checked against it, and the documentation site
+## built with warnings as errors.
+test: lint typecheck rust-test python-test stubs docs
 
 lint:
 	cargo fmt --all -- --check
@@ -21,6 +22,10 @@ rust-test:
 
 python-test:
 	$(PY) -m pytest
+
+## _core.pyi matches the compiled extension, name by name and signature by signature.
+stubs:
+	$(PY) -m mypy.stubtest thirteen._core
 
 ## The documentation site (mkdocs.yml, docs/) into site/; any warning fails the build
 ## (no --quiet: it would hide the warnings that --strict counts).

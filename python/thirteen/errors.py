@@ -21,6 +21,7 @@ __all__ = [
     "SurrenderError",
     "RuleSetError",
     "SaveError",
+    "LimitError",
 ]
 
 
@@ -31,7 +32,8 @@ class ThirteenError(ValueError):
         message: human-readable text naming the problem.
         **details: the locating attributes of the subclass (``token``, ``position``,
             ``card``, ``player``, ``lane``, ``expected``, ``got``, ``special``,
-            ``allowed``, ``key``); unknown names raise ``TypeError``.
+            ``allowed``, ``key``, ``value``, ``minimum``, ``maximum``); unknown names
+            raise ``TypeError``.
     """
 
     kind: ClassVar[str] = "error"
@@ -142,3 +144,21 @@ class SaveError(ThirteenError):
     kind = "bad_save"
     _fields = ("key",)
     key: Optional[str]
+
+
+class LimitError(ThirteenError):
+    """A number outside the bounds the engine accepts (README, "Numeric bounds").
+
+    The bounds keep every amount exact: a stake up to 1,000,000,000 minor units per unit,
+    units within ±1,000,000,000, a rake percentage from 0 to 100, banker stake multipliers
+    from 1 to 1,000, counts and seats >= 0, integers within 64 bits. Attributes: ``key``
+    (the argument), ``value`` (as given, as text), ``minimum`` and ``maximum`` (``None``
+    when unbounded above).
+    """
+
+    kind = "out_of_range"
+    _fields = ("key", "value", "minimum", "maximum")
+    key: Optional[str]
+    value: Optional[str]
+    minimum: Optional[int]
+    maximum: Optional[int]

@@ -28,7 +28,8 @@ Choices this module makes where RULES.md is silent:
   ``escape.by_players`` only with ``to = "winner"``.
 * ``twelve_royals_from`` also accepts ``"10"`` and lower case; it is stored as ``"J"``
   or ``"T"``.
-* All amounts are in units (注 / 水).
+* All amounts are in units (注 / 水), at most ``MAX_RULE_UNITS`` (10,000) each, so that
+  no settlement can overflow (``thirteen.limits``).
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ from typing import (
 
 from thirteen._plain import describe, short, too_nested
 from thirteen.errors import RuleSetError
+from thirteen.limits import MAX_RULE_UNITS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -769,6 +771,11 @@ def _int(
     return int(value)
 
 
+def _amount(value: Any, key: str, minimum: int) -> int:
+    """An amount in units: an integer from ``minimum`` to ``MAX_RULE_UNITS``."""
+    return _int(value, key, minimum=minimum, maximum=MAX_RULE_UNITS)
+
+
 def _bool(value: Any, key: str) -> bool:
     if not isinstance(value, bool):
         _fail(key, f"expected true or false, got {_describe(value)}")
@@ -826,7 +833,7 @@ def _parse(raw: Mapping[str, Any]) -> Dict[str, Any]:
     if lane_values is _MISSING:
         _fail("lane_values", "missing")
     out["lane_values"] = _lane_values(lane_values, deck)
-    out["majority_bonus"] = _int(get("majority_bonus", 0), "majority_bonus", minimum=0)
+    out["majority_bonus"] = _amount(get("majority_bonus", 0), "majority_bonus", 0)
     out["scoop"] = _bonus(get("scoop", {"kind": "none"}), "scoop")
     out["home_run"] = _home_run(get("home_run", {"kind": "none"}))
     out["foul"] = _choice(get("foul", "reject"), "foul", _FOULS)
@@ -899,11 +906,11 @@ def _lane_table(value: Any, key: str, lane: str, deck: str) -> LaneTable:
             _fail(_join(key, name), 'five of a kind needs deck = "extra_diamonds"')
     if table.get("base") is None:
         _fail(_join(key, "base"), "missing: every lane table needs a base value")
-    base = _int(table["base"], _join(key, "base"), minimum=1)
+    base = _amount(table["base"], _join(key, "base"), 1)
     values = {}
     for category in CATEGORY_KEYS:
         if category in table and table[category] is not None:
-            values[category] = _int(table[category], _join(key, category), minimum=1)
+            values[category] = _amount(table[category], _join(key, category), 1)
     return LaneTable(base, FrozenMap(values))
 
 
@@ -911,7 +918,7 @@ def _units(table: Mapping[str, Any], key: str, kind: str) -> Optional[int]:
     if kind == "bonus":
         if "units" not in table:
             _fail(_join(key, "units"), 'missing: kind = "bonus" needs units')
-        return _int(table["units"], _join(key, "units"), minimum=1)
+        return _amount(table["units"], _join(key, "units"), 1)
     if "units" in table:
         _fail(_join(key, "units"), f'only applies with kind = "bonus", not {kind!r}')
     return None
@@ -960,8 +967,8 @@ def _surrender(value: Any) -> Surrender:
     if allowed:
         if "units" not in table:
             _fail("surrender.units", "missing: an allowed surrender needs units")
-        return Surrender(True, _int(table["units"], "surrender.units", minimum=1))
-    return Surrender(False, _int(table.get("units", 0), "surrender.units", minimum=0))
+        return Surrender(True, _amount(table["units"], "surrender.units", 1))
+    return Surrender(False, _amount(table.get("units", 0), "surrender.units", 0))
 
 
 def _specials(value: Any) -> FrozenMap[str, int]:
@@ -969,7 +976,7 @@ def _specials(value: Any) -> FrozenMap[str, int]:
     values = {}
     for special in SPECIAL_KEYS:
         if special in table:
-            values[special] = _int(table[special], f"specials.{special}", minimum=1)
+            values[special] = _amount(table[special], f"specials.{special}", 1)
     return FrozenMap(values)
 
 
@@ -1049,7 +1056,7 @@ def _escape(value: Any, players: Tuple[int, ...]) -> Escape:
         if "units" not in table:
             _fail("escape.units", 'missing: to = "split" needs units')
         return Escape(
-            "split", _int(table["units"], "escape.units", minimum=1), FrozenMap()
+            "split", _amount(table["units"], "escape.units", 1), FrozenMap()
         )
     if "units" in table:
         _fail("escape.units", 'only applies with to = "split" (use by_players)')
@@ -1080,7 +1087,7 @@ def _by_players(value: Any) -> FrozenMap[int, int]:
             _fail(key, f"table sizes must be 2, 3 or 4, got {count}")
         if count in payments:
             _fail(key, f"table size {count} is listed twice")
-        payments[count] = _int(units, key, minimum=1)
+        payments[count] = _amount(units, key, 1)
     return FrozenMap(sorted(payments.items()))
 
 

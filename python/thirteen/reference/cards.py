@@ -8,9 +8,9 @@ two copies of a diamond in the extra-diamonds deck (多三张) are the same card
 from __future__ import annotations
 
 import re
-from enum import IntEnum
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
 
+from thirteen.enums import Rank, Suit
 from thirteen.errors import CardError, CountError, DuplicateCardError
 
 from ._rules import resolve
@@ -24,91 +24,6 @@ __all__ = [
     "deck",
     "validate_hand",
 ]
-
-
-class Rank(IntEnum):
-    """A card rank; the int value is the rank's order (2 lowest, ace 14 highest)."""
-
-    TWO = 2
-    THREE = 3
-    FOUR = 4
-    FIVE = 5
-    SIX = 6
-    SEVEN = 7
-    EIGHT = 8
-    NINE = 9
-    TEN = 10
-    JACK = 11
-    QUEEN = 12
-    KING = 13
-    ACE = 14
-
-    @property
-    def char(self) -> str:
-        """The one-character text of the rank: "2".."9", "T", "J", "Q", "K", "A"."""
-        return _RANK_CHARS[self]
-
-    @property
-    def noun(self) -> str:
-        """The English name used in hand descriptions ("ten", "queen", ...)."""
-        return _RANK_NAMES[self]
-
-    @property
-    def plural(self) -> str:
-        """The English plural ("tens", "sixes")."""
-        return "sixes" if self == Rank.SIX else _RANK_NAMES[self] + "s"
-
-
-_RANK_CHARS = {
-    Rank.TWO: "2",
-    Rank.THREE: "3",
-    Rank.FOUR: "4",
-    Rank.FIVE: "5",
-    Rank.SIX: "6",
-    Rank.SEVEN: "7",
-    Rank.EIGHT: "8",
-    Rank.NINE: "9",
-    Rank.TEN: "T",
-    Rank.JACK: "J",
-    Rank.QUEEN: "Q",
-    Rank.KING: "K",
-    Rank.ACE: "A",
-}
-
-_RANK_NAMES = {
-    Rank.TWO: "two",
-    Rank.THREE: "three",
-    Rank.FOUR: "four",
-    Rank.FIVE: "five",
-    Rank.SIX: "six",
-    Rank.SEVEN: "seven",
-    Rank.EIGHT: "eight",
-    Rank.NINE: "nine",
-    Rank.TEN: "ten",
-    Rank.JACK: "jack",
-    Rank.QUEEN: "queen",
-    Rank.KING: "king",
-    Rank.ACE: "ace",
-}
-
-
-class Suit(IntEnum):
-    """A suit; the int value is the tie-break order ♠ > ♥ > ♣ > ♦ (bianfeng, RULES.md 1)."""
-
-    DIAMONDS = 0
-    CLUBS = 1
-    HEARTS = 2
-    SPADES = 3
-
-    @property
-    def char(self) -> str:
-        """ "d", "c", "h" or "s"."""
-        return "dchs"[self]
-
-    @property
-    def glyph(self) -> str:
-        """ "♦", "♣", "♥" or "♠"."""
-        return "♦♣♥♠"[self]
 
 
 # Text of a rank and of a suit on input (already lower-cased).

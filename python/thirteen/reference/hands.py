@@ -10,35 +10,15 @@ rule for front against middle.
 from __future__ import annotations
 
 from collections import Counter
-from enum import IntEnum
 from typing import Any, List, Sequence, Tuple, Union
 
+from thirteen.enums import Category
 from thirteen.errors import CountError, DuplicateCardError
 
 from ._rules import resolve
 from .cards import Card, Rank, as_cards, first_excess
 
 __all__ = ["Category", "HandValue", "evaluate", "compare_lanes"]
-
-
-class Category(IntEnum):
-    """Hand categories, low to high (RULES.md 3)."""
-
-    HIGH_CARD = 0  # 乌龙 / 散牌
-    ONE_PAIR = 1  # 对子
-    TWO_PAIR = 2  # 两对
-    THREE_OF_A_KIND = 3  # 三条 (冲三 in the front)
-    STRAIGHT = 4  # 顺子
-    FLUSH = 5  # 同花
-    FULL_HOUSE = 6  # 葫芦
-    FOUR_OF_A_KIND = 7  # 铁支 / 四梅 / 炸弹
-    STRAIGHT_FLUSH = 8  # 同花顺
-    FIVE_OF_A_KIND = 9  # 五同 (extra-diamonds deck only)
-
-    @property
-    def key(self) -> str:
-        """The rule-set key: "high_card", "one_pair", ..."""
-        return self.name.lower()
 
 
 _STRAIGHTS = (Category.STRAIGHT, Category.STRAIGHT_FLUSH)

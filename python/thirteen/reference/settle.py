@@ -10,8 +10,8 @@ step in the order of RULES.md 5, and each step's contribution is recorded
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
-from decimal import Decimal
 from fractions import Fraction
 from itertools import combinations
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
@@ -21,10 +21,13 @@ from thirteen.errors import (
     DuplicateCardError,
     FalseSpecialError,
     FouledError,
+    LimitError,
     PlayerCountError,
     SurrenderError,
     ThirteenError,
 )
+
+from thirteen.limits import MAX_STAKE, MAX_STAKE_MULTIPLIER, MAX_UNITS
 
 from ._rules import resolve
 from .arrangement import LANES, Arrangement
@@ -165,8 +168,7 @@ def _check_seat_args(
         if len(stake_list) != n:
             raise CountError(f"expected {n} stakes, got {len(stake_list)}", expected=n, got=len(stake_list))
         for seat, stake in enumerate(stake_list):
-            if not isinstance(stake, int) or isinstance(stake, bool) or stake < 1:
-                raise ThirteenError(f"stake of seat {seat} must be an integer >= 1, got {stake!r}")
+            _bounded(stake, f"stakes[{seat}]", 1, MAX_STAKE_MULTIPLIER)
     seats = sorted(set(surrendered))
     for seat in seats:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
@@ -488,46 +490,86 @@ def escape_payments(rules: Any, leaver: int, results: Sequence[Optional[int]]) -
     return payments
 
 
-def _percent(value: Union[int, str, Decimal, Fraction, float]) -> Fraction:
-    """A rake percentage as an exact fraction ("2.5" -> 5/2)."""
-    if isinstance(value, bool):
+def _integer(value: Any, key: str) -> int:
+    """An int (not a bool), else ``TypeError``."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{key}: expected an integer, got {type(value).__name__}")
+    return value
+
+
+def _bounded(value: Any, key: str, minimum: int, maximum: Optional[int]) -> int:
+    """An int from ``minimum`` to ``maximum`` (``None``: unbounded), else ``LimitError``."""
+    number = _integer(value, key)
+    if number < minimum or (maximum is not None and number > maximum):
+        upper = f"from {minimum} to {maximum}" if maximum is not None else f">= {minimum}"
+        raise LimitError(
+            f"{key} must be an integer {upper}, got {number}",
+            key=key, value=str(number), minimum=minimum, maximum=maximum,
+        )
+    return number
+
+
+_DECIMAL = re.compile(r"([+-]?)(\d*)(?:\.(\d*))?")
+_PERCENT_DECIMALS = 9
+
+
+def _percent(value: Union[int, str, float]) -> Fraction:
+    """A rake percentage as an exact fraction ("2.5" -> 5/2), from 0 to 100.
+
+    An int, a float (read as written: its ``repr``) or a decimal string with at most nine
+    significant decimals; anything else is a ``ThirteenError``, a number outside 0..100 a
+    ``LimitError``.
+    """
+    if type(value) is float:
+        text = repr(value)
+    elif type(value) is int or isinstance(value, str):
+        text = str(value).strip()
+    else:
+        text = ""
+    match = _DECIMAL.fullmatch(text)
+    whole, decimals = (match.group(2), (match.group(3) or "").rstrip("0")) if match else ("", "")
+    if not match or not (whole or match.group(3)) or len(decimals) > _PERCENT_DECIMALS:
         raise ThirteenError(f"bad rake percent {value!r}")
-    if isinstance(value, (int, Fraction, Decimal)):
-        return Fraction(value)
-    if isinstance(value, float):
-        return Fraction(repr(value))  # the decimal the user wrote, not the binary float
-    if isinstance(value, str):
-        try:
-            return Fraction(value.strip())
-        except ValueError:
-            raise ThirteenError(f"bad rake percent {value!r}") from None
-    raise ThirteenError(f"bad rake percent {value!r}")
+    percent = Fraction(f"{match.group(1)}{whole or 0}.{decimals or 0}")
+    if not 0 <= percent <= 100:
+        raise LimitError(
+            f"rake percent must be from 0 to 100, got {text}",
+            key="rake percent", value=text, minimum=0, maximum=100,
+        )
+    return percent
 
 
 def money(units: Sequence[int], stake: int, rake: Optional[Tuple[Union[int, str], Optional[int]]] = None) -> List[int]:
     """Units to money in integer minor currency units (RULES.md 5 "Money").
 
     Args:
-        units: per player, the round's units (escape payments included).
-        stake: the table's stake, minor currency units per unit (int >= 0).
-        rake: ``(percent, cap)`` or None. ``percent`` is an int or a decimal
-            string ("2.5"); ``cap`` the most taken from one player (None: no cap).
+        units: per player, the round's units (escape payments included), each within
+            ±``MAX_UNITS``.
+        stake: the table's stake, minor currency units per unit (0 to ``MAX_STAKE``).
+        rake: ``(percent, cap)`` or None. ``percent`` is an int or a decimal string
+            ("2.5") from 0 to 100; ``cap`` the most taken from one player (an int >= 0,
+            or None: no cap).
 
     Returns:
         Per player ``units * stake``, less the rake (服务费) from a positive amount:
         ``floor(amount * percent / 100)``, at most ``cap``. Losers pay in full.
+
+    Raises:
+        TypeError: a stake, unit or cap that is not an int. LimitError: one outside its
+        bounds. ThirteenError: a percentage that is not a decimal number.
     """
-    if not isinstance(stake, int) or isinstance(stake, bool) or stake < 0:
-        raise ThirteenError(f"stake must be an integer >= 0, got {stake!r}")
-    amounts = [int(u) * stake for u in units]
+    _bounded(stake, "stake", 0, MAX_STAKE)
+    for u in units:
+        _bounded(u, "units", -MAX_UNITS, MAX_UNITS)
+    amounts = [u * stake for u in units]
     if rake is None:
         return amounts
+    if not isinstance(rake, tuple) or len(rake) != 2:
+        raise TypeError("rake must be a (percent, cap) pair or None")
     percent_value, cap = rake
     percent = _percent(percent_value)
-    if not 0 <= percent <= 100:
-        raise ThirteenError(f"rake percent {percent_value!r} outside 0..100")
-    if cap is not None and (not isinstance(cap, int) or isinstance(cap, bool) or cap < 0):
-        raise ThirteenError(f"rake cap must be an integer >= 0 or None, got {cap!r}")
+    if cap is not None:
+        _bounded(cap, "rake cap", 0, None)
     out = []
     for amount in amounts:
         if amount > 0:

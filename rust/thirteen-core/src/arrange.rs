@@ -10,7 +10,7 @@ use crate::eval::{evaluate, evaluate3, evaluate5, tie_suit, HandValue, Wheel};
 use crate::rules::{Rules, TieBreak};
 
 /// A player's split of 13 cards into front (头墩), middle (中墩) and back (尾墩).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Arrangement {
     /// 3 cards.
     pub front: [Card; 3],

@@ -131,9 +131,25 @@ impl Suit {
 }
 
 /// A card: `code = rank_index * 4 + suit` (0..52). The two copies of a diamond in the
-/// extra-diamonds deck are the same card.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// extra-diamonds deck are the same card. Serialised as its text (`"As"`).
+#[derive(
+    Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(into = "String", try_from = "String")]
 pub struct Card(pub(crate) u8);
+
+impl From<Card> for String {
+    fn from(card: Card) -> String {
+        card.to_string()
+    }
+}
+
+impl TryFrom<String> for Card {
+    type Error = Error;
+    fn try_from(text: String) -> Result<Card> {
+        Card::parse_token(&text, 0)
+    }
+}
 
 impl Card {
     /// Builds a card from its rank and suit.

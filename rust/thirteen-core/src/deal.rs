@@ -56,8 +56,8 @@ pub fn shuffled_deck(kind: DeckKind, seed: u64) -> Vec<Card> {
     cards
 }
 
-/// A deal of one round.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A deal of one round; it serialises (serde).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Deal {
     /// Each seat's cards, in the order dealt.
     pub hands: Vec<Vec<Card>>,
@@ -72,12 +72,7 @@ pub struct Deal {
 /// Shuffles the rules' deck with `rng`, cuts when the rules say so, and deals `rules.dealt`
 /// cards to each of `players` seats, one at a time from the first seat (RULES.md 7).
 pub fn deal_with(rules: &Rules, players: usize, rng: &mut impl RngCore) -> Result<Deal> {
-    if !rules.players.iter().any(|&p| p as usize == players) {
-        return Err(Error::BadPlayerCount {
-            got: players,
-            allowed: rules.players.clone(),
-        });
-    }
+    rules.check_players(players)?;
     let mut deck = rules.deck.cards();
     shuffle(&mut deck, rng);
     let mut first = 0;
@@ -162,6 +157,26 @@ pub fn swap(
         next += give.len();
     }
     Ok(kept)
+}
+
+/// Swap-three under `rules` (at most `rules.swap` cards a seat): shuffled with the round's
+/// `seed` ([`swap_rng`]) or, without one, from the operating system's secure random source.
+///
+/// Errors: [`Error::RuleSet`] when the rules have no swap-three, and those of [`swap`].
+pub fn swap_under(
+    rules: &Rules,
+    hands: &[Vec<Card>],
+    given: &[Vec<Card>],
+    seed: Option<u64>,
+) -> Result<Vec<Vec<Card>>> {
+    let max = rules.swap.ok_or_else(|| Error::RuleSet {
+        key: "swap".into(),
+        message: "these rules have no swap-three".into(),
+    })? as usize;
+    match seed {
+        Some(s) => swap(hands, given, max, &mut swap_rng(s)),
+        None => swap(hands, given, max, &mut ChaCha20Rng::from_os_rng()),
+    }
 }
 
 /// The swap generator of a seeded round: the seed's generator on stream 1.

@@ -3,7 +3,10 @@
 use crate::card::Card;
 
 /// Which lane of an arrangement.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Lane {
     /// 头墩, 3 cards.
     Front = 0,
@@ -87,8 +90,8 @@ pub enum Error {
     /// A surrender the rules do not allow, or a bad seat.
     #[error("player {player} may not surrender under these rules")]
     SurrenderNotAllowed {
-        /// The seat.
-        player: usize,
+        /// The seat, as given.
+        player: i64,
     },
     /// Another bad argument (a banker seat or stake that does not fit the table).
     #[error("{message}")]
@@ -103,6 +106,26 @@ pub enum Error {
         table: usize,
         /// The table's error.
         inner: Box<Error>,
+    },
+    /// A number outside the bounds the engine accepts (see [`crate::limits`]).
+    #[error("{}", out_of_range_message(key, value, *min, *max))]
+    OutOfRange {
+        /// The argument or rule key.
+        key: String,
+        /// The value given, as text (it may not fit in 64 bits).
+        value: String,
+        /// The smallest value allowed.
+        min: i64,
+        /// The largest value allowed.
+        max: i64,
+    },
+    /// A raw integer that is not the value of any hand of that size.
+    #[error("{value:#x} is not the value of a {size}-card hand")]
+    NotAHandValue {
+        /// The integer given.
+        value: u32,
+        /// The hand size asked for, 3 or 5.
+        size: usize,
     },
     /// A malformed rules object (the Python layer validates rule files first).
     #[error("invalid rule set at {key}: {message}")]
@@ -123,6 +146,14 @@ fn where_(lane: &Option<Lane>, player: &Option<usize>) -> String {
         s.push_str(&format!(" in the {} lane", l.key()));
     }
     s
+}
+
+fn out_of_range_message(key: &str, value: &str, min: i64, max: i64) -> String {
+    if max == i64::MAX {
+        format!("{key} must be an integer >= {min}, got {value}")
+    } else {
+        format!("{key} must be an integer from {min} to {max}, got {value}")
+    }
 }
 
 fn false_special_message(player: &Option<usize>, special: &Option<String>) -> String {

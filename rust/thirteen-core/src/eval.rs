@@ -36,7 +36,10 @@ pub enum Wheel {
 }
 
 /// Hand categories, low to high (RULES.md 3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 #[repr(u8)]
 pub enum Category {
     HighCard = 0,
@@ -370,13 +373,21 @@ pub fn evaluate(cards: &[Card], wheel: Wheel) -> Option<HandValue> {
 
 /// Evaluates `data.len() / width` hands of `width` (3 or 5) card codes, row after row, into
 /// their raw values. Codes must be below 52 ([`Error::BadCard`]), no card may occur in a
-/// hand more often than `deck` holds it ([`Error::DuplicateCard`]), and another width is an
-/// [`Error::WrongCount`].
+/// hand more often than `deck` holds it ([`Error::DuplicateCard`]), and another width, or data
+/// that is not whole rows, is an [`Error::WrongCount`].
 pub fn evaluate_batch(data: &[u8], width: usize, wheel: Wheel, deck: DeckKind) -> Result<Vec<u32>> {
     if width != 3 && width != 5 {
         return Err(Error::WrongCount {
             expected: 5,
             got: width,
+            lane: None,
+            player: None,
+        });
+    }
+    if data.len() % width != 0 {
+        return Err(Error::WrongCount {
+            expected: width,
+            got: data.len() % width,
             lane: None,
             player: None,
         });

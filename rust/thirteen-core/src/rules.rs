@@ -8,6 +8,7 @@ use serde::Deserialize;
 use crate::card::{Card, DeckKind};
 use crate::error::{Error, Lane, Result};
 use crate::eval::{Category, Wheel};
+use crate::limits::RULE_UNITS;
 
 /// Suit tie-break rule for rank-equal lanes (RULES.md 3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -237,6 +238,19 @@ fn bad(key: &str, message: impl Into<String>) -> Error {
     }
 }
 
+/// A rule-set amount (units) checked against [`RULE_UNITS`], reported under `key`.
+fn amount(key: &str, value: i64) -> Result<i64> {
+    RULE_UNITS.check(value).map_err(|_| {
+        bad(
+            key,
+            format!(
+                "must be from {} to {} units, got {value}",
+                RULE_UNITS.min, RULE_UNITS.max
+            ),
+        )
+    })
+}
+
 fn choice<T: Copy>(key: &str, value: Option<&str>, default: T, options: &[(&str, T)]) -> Result<T> {
     match value {
         None => Ok(default),
@@ -265,7 +279,9 @@ impl Rules {
     /// Builds the rules from rule-set JSON (the RULES.md 6 keys, as `RuleSet.to_json()` writes).
     ///
     /// Errors: [`Error::RuleSet`] naming the key, for what the Python validation would also
-    /// refuse (unknown enumeration values, unknown categories or specials, bad cards).
+    /// refuse (unknown enumeration values, unknown categories or specials, bad cards, table
+    /// sizes other than 2 to 4, more cards dealt than the deck holds) and for amounts outside
+    /// `0..=`[`crate::limits::MAX_RULE_UNITS`], so that no settlement can overflow.
     pub fn from_json(text: &str) -> Result<Rules> {
         let spec: Spec = serde_json::from_str(text).map_err(|e| bad("<json>", e.to_string()))?;
         let mut r = Rules::default();
@@ -282,8 +298,34 @@ impl Rules {
             ],
         )?;
         r.dealt = spec.dealt.unwrap_or(13);
+        if ![13, 16].contains(&r.dealt) {
+            return Err(bad("dealt", format!("must be 13 or 16, got {}", r.dealt)));
+        }
         if let Some(p) = spec.players {
             r.players = p;
+        }
+        let mut sizes = r.players.clone();
+        sizes.sort_unstable();
+        sizes.dedup();
+        if sizes.len() != r.players.len()
+            || sizes.is_empty()
+            || sizes.iter().any(|n| !(2..=4).contains(n))
+        {
+            return Err(bad(
+                "players",
+                format!("table sizes are 2, 3 or 4, each once, got {:?}", r.players),
+            ));
+        }
+        let most = *sizes.last().expect("not empty") as usize;
+        if r.dealt as usize * most > r.deck.size() {
+            return Err(bad(
+                "dealt",
+                format!(
+                    "{} cards x {most} players is more than the deck's {}",
+                    r.dealt,
+                    r.deck.size()
+                ),
+            ));
         }
         r.wheel = choice(
             "wheel",
@@ -310,29 +352,31 @@ impl Rules {
                 .find(|l| l.key() == lane_key)
                 .ok_or_else(|| bad(&format!("lane_values.{lane_key}"), "unknown lane"))?;
             let row = &mut r.lane_values[lane as usize];
-            let base = *table.get("base").unwrap_or(&1);
+            let base = amount(
+                &format!("lane_values.{lane_key}.base"),
+                *table.get("base").unwrap_or(&1),
+            )?;
             *row = [base; 10];
             for (k, &v) in table {
                 if k == "base" {
                     continue;
                 }
-                let cat = Category::from_key(k).ok_or_else(|| {
-                    bad(&format!("lane_values.{lane_key}.{k}"), "unknown category")
-                })?;
-                row[cat as usize] = v;
+                let key = format!("lane_values.{lane_key}.{k}");
+                let cat = Category::from_key(k).ok_or_else(|| bad(&key, "unknown category"))?;
+                row[cat as usize] = amount(&key, v)?;
             }
         }
-        r.majority_bonus = spec.majority_bonus.unwrap_or(0);
+        r.majority_bonus = amount("majority_bonus", spec.majority_bonus.unwrap_or(0))?;
         if let Some(s) = spec.scoop {
             r.scoop = (
                 bonus_kind("scoop.kind", s.kind.as_deref())?,
-                s.units.unwrap_or(0),
+                amount("scoop.units", s.units.unwrap_or(0))?,
             );
         }
         if let Some(h) = spec.home_run {
             r.home_run = (
                 bonus_kind("home_run.kind", h.kind.as_deref())?,
-                h.units.unwrap_or(0),
+                amount("home_run.units", h.units.unwrap_or(0))?,
                 h.min_players.unwrap_or(0),
             );
         }
@@ -348,16 +392,19 @@ impl Rules {
         r.foul_counts_as_scoop = spec.foul_counts_as_scoop.unwrap_or(false);
         if let Some(s) = spec.surrender {
             if s.allowed {
-                r.surrender = Some(s.units.unwrap_or(0));
+                r.surrender = Some(amount("surrender.units", s.units.unwrap_or(0))?);
             }
         }
         for (k, &v) in &spec.specials {
-            let i =
-                special_index(k).ok_or_else(|| bad(&format!("specials.{k}"), "unknown special"))?;
-            r.special_units[i] = v;
+            let key = format!("specials.{k}");
+            let i = special_index(k).ok_or_else(|| bad(&key, "unknown special"))?;
+            r.special_units[i] = amount(&key, v)?;
         }
         match spec.special_tiers {
             Some(tiers) => {
+                if tiers.len() > SPECIAL_KEYS.len() {
+                    return Err(bad("special_tiers", "more tiers than there are specials"));
+                }
                 for (t, tier) in tiers.iter().enumerate() {
                     for k in tier {
                         let i = special_index(k)
@@ -406,17 +453,29 @@ impl Rules {
                     .ok()
                     .filter(|&n| (2..=4).contains(&n))
                     .ok_or_else(|| bad("escape.by_players", "player counts are 2 to 4"))?;
-                by_players[n] = u;
+                by_players[n] = amount(&format!("escape.by_players.{n}"), u)?;
             }
             r.escape = Some(Escape {
                 to,
-                units: e.units.unwrap_or(0),
+                units: amount("escape.units", e.units.unwrap_or(0))?,
                 by_players,
             });
         }
         r.swap = spec.swap.map(|s| s.max_cards);
         r.cut = spec.cut.unwrap_or(false);
         Ok(r)
+    }
+
+    /// Checks a table size against `players` ([`Error::BadPlayerCount`]).
+    pub fn check_players(&self, players: usize) -> Result<()> {
+        if self.players.iter().any(|&p| p as usize == players) {
+            Ok(())
+        } else {
+            Err(Error::BadPlayerCount {
+                got: players,
+                allowed: self.players.clone(),
+            })
+        }
     }
 
     /// The lane value the winner of `lane` collects with `category` (RULES.md 5 step 4).
@@ -451,5 +510,64 @@ mod tests {
         assert_eq!(r.special_tier[1], 0);
         assert!(r.cut);
         assert!(Rules::from_json(r#"{"wheel":"middle"}"#).is_err());
+    }
+
+    fn refused_at(json: &str) -> String {
+        match Rules::from_json(json) {
+            Err(Error::RuleSet { key, .. }) => key,
+            other => panic!("{json} gave {other:?}"),
+        }
+    }
+
+    #[test]
+    fn table_sizes_and_deals_must_fit_the_deck() {
+        assert_eq!(refused_at(r#"{"players":[]}"#), "players");
+        assert_eq!(refused_at(r#"{"players":[0]}"#), "players");
+        assert_eq!(refused_at(r#"{"players":[5]}"#), "players");
+        assert_eq!(refused_at(r#"{"players":[2,2]}"#), "players");
+        assert_eq!(refused_at(r#"{"dealt":14}"#), "dealt");
+        // 16 cards to 4 players is 64 cards: more than 52, within 65.
+        assert_eq!(refused_at(r#"{"dealt":16}"#), "dealt");
+        assert!(Rules::from_json(r#"{"dealt":16,"players":[2,3]}"#).is_ok());
+        assert!(Rules::from_json(r#"{"dealt":16,"deck":"extra_diamonds"}"#).is_ok());
+    }
+
+    #[test]
+    fn amounts_are_bounded() {
+        let r = Rules::from_json(r#"{"lane_values":{"back":{"base":10000}}}"#).unwrap();
+        assert_eq!(r.lane_value(Lane::Back, Category::HighCard), 10_000);
+        for (json, key) in [
+            (
+                r#"{"lane_values":{"back":{"base":10001}}}"#,
+                "lane_values.back.base",
+            ),
+            (
+                r#"{"lane_values":{"front":{"base":1,"one_pair":-1}}}"#,
+                "lane_values.front.one_pair",
+            ),
+            (
+                r#"{"majority_bonus":4611686018427387904}"#,
+                "majority_bonus",
+            ),
+            (r#"{"scoop":{"kind":"bonus","units":20000}}"#, "scoop.units"),
+            (
+                r#"{"home_run":{"kind":"bonus","units":20000}}"#,
+                "home_run.units",
+            ),
+            (
+                r#"{"surrender":{"allowed":true,"units":20000}}"#,
+                "surrender.units",
+            ),
+            (r#"{"specials":{"dragon":20000}}"#, "specials.dragon"),
+            (r#"{"escape":{"to":"split","units":20000}}"#, "escape.units"),
+            (
+                r#"{"escape":{"to":"winner","by_players":{"2":20000}}}"#,
+                "escape.by_players.2",
+            ),
+            // Beyond i64 the JSON itself is refused.
+            (r#"{"majority_bonus":9223372036854775808}"#, "<json>"),
+        ] {
+            assert_eq!(refused_at(json), key, "{json}");
+        }
     }
 }

@@ -1,5 +1,5 @@
 //! Settlement of a table (RULES.md 5): who pays whom how many units, step by step, plus escape
-//! payments and money with a rake.
+//! payments.
 
 use std::cmp::Ordering;
 
@@ -7,6 +7,7 @@ use crate::arrange::{break_tie, values_foul, Arrangement};
 use crate::card::Card;
 use crate::error::{Error, Lane, Result};
 use crate::eval::{Category, HandValue};
+use crate::limits::STAKE_MULTIPLIER;
 use crate::rules::{BonusKind, EscapeTo, FoulPolicy, Mode, Rules};
 use crate::special::{find_special, held_specials, SpecialHand};
 
@@ -70,7 +71,7 @@ const HORSE: usize = 6;
 const STAKE: usize = 7;
 
 /// One lane of a compared pair.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct LaneResult {
     /// The lane.
     pub lane: Lane,
@@ -94,7 +95,7 @@ impl LaneResult {
 }
 
 /// The result of one compared pair, `seats.0 < seats.1`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PairResult {
     /// The two seats, lower first.
     pub seats: (usize, usize),
@@ -106,8 +107,8 @@ pub struct PairResult {
     pub total: i64,
 }
 
-/// A settled round.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A settled round; it serialises (serde) to keep or send a result as it is.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Settlement {
     /// Units per seat; they sum to zero.
     pub totals: Vec<i64>,
@@ -127,15 +128,15 @@ pub struct Settlement {
     pub reveal: [Vec<usize>; 3],
 }
 
-/// Seat-level arguments of a settlement.
+/// Seat-level arguments of a settlement, as a caller gives them (checked by [`settle`]).
 #[derive(Clone, Debug, Default)]
 pub struct TableArgs {
     /// The banker's seat (banker mode).
-    pub banker: usize,
+    pub banker: i64,
     /// Stake multiplier per seat (banker mode), default 1.
     pub stakes: Option<Vec<i64>>,
     /// Seats that surrendered.
-    pub surrendered: Vec<usize>,
+    pub surrendered: Vec<i64>,
 }
 
 fn invalid(message: String) -> Error {
@@ -145,26 +146,26 @@ fn invalid(message: String) -> Error {
 /// Settles one round (RULES.md 5).
 ///
 /// Validation comes first, in this order, naming the first offender: the table size
-/// ([`Error::BadPlayerCount`]); the banker seat and the stakes ([`Error::InvalidArgument`],
-/// [`Error::WrongCount`]); the surrendered seats ([`Error::SurrenderNotAllowed`]); each seat's
+/// ([`Error::BadPlayerCount`]); the banker seat ([`Error::InvalidArgument`]) and the stakes
+/// ([`Error::WrongCount`], [`Error::OutOfRange`] outside `1..=`
+/// [`crate::limits::MAX_STAKE_MULTIPLIER`]); the surrendered seats
+/// ([`Error::SurrenderNotAllowed`]); each seat's
 /// 13 cards ([`Error::WrongCount`]); cards beyond the deck across the table, seats in order
 /// ([`Error::DuplicateCard`]); declarations ([`Error::FalseSpecial`]); under `foul = "reject"`
 /// the lowest fouled seat that did not surrender ([`Error::Fouled`]). Nothing is scored
 /// before all of them pass.
 pub fn settle(subs: &[Submission], rules: &Rules, args: &TableArgs) -> Result<Settlement> {
     let n = subs.len();
-    if !rules.players.iter().any(|&p| p as usize == n) {
-        return Err(Error::BadPlayerCount {
-            got: n,
-            allowed: rules.players.clone(),
-        });
-    }
-    let banker = args.banker;
-    if banker >= n {
-        return Err(invalid(format!(
-            "banker seat {banker} is not a seat of a {n}-player table"
-        )));
-    }
+    rules.check_players(n)?;
+    let banker = usize::try_from(args.banker)
+        .ok()
+        .filter(|&b| b < n)
+        .ok_or_else(|| {
+            invalid(format!(
+                "banker seat {} is not a seat of a {n}-player table",
+                args.banker
+            ))
+        })?;
     let stakes = match &args.stakes {
         None => vec![1; n],
         Some(s) => {
@@ -176,20 +177,22 @@ pub fn settle(subs: &[Submission], rules: &Rules, args: &TableArgs) -> Result<Se
                     player: None,
                 });
             }
-            if let Some((seat, v)) = s.iter().enumerate().find(|(_, &v)| v < 1) {
-                return Err(invalid(format!(
-                    "stake of seat {seat} must be an integer >= 1, got {v}"
-                )));
+            for (seat, &v) in s.iter().enumerate() {
+                STAKE_MULTIPLIER
+                    .check(v)
+                    .map_err(|_| STAKE_MULTIPLIER.error_at(format!("stakes[{seat}]"), v))?;
             }
             s.clone()
         }
     };
-    let mut gone_list = args.surrendered.clone();
-    gone_list.sort_unstable();
-    gone_list.dedup();
-    for &seat in &gone_list {
-        if seat >= n || rules.surrender.is_none() {
-            return Err(Error::SurrenderNotAllowed { player: seat });
+    let mut given = args.surrendered.clone();
+    given.sort_unstable();
+    given.dedup();
+    let mut gone_list = Vec::with_capacity(given.len());
+    for &seat in &given {
+        match usize::try_from(seat) {
+            Ok(s) if s < n && rules.surrender.is_some() => gone_list.push(s),
+            _ => return Err(Error::SurrenderNotAllowed { player: seat }),
         }
     }
     let mut gone = vec![false; n];
@@ -477,15 +480,24 @@ pub fn settle(subs: &[Submission], rules: &Rules, args: &TableArgs) -> Result<Se
 /// Settles `data.len() / (players × 13)` tables of arrangements given as card codes (per seat:
 /// front 3, middle 5, back 5) and returns the units per seat, table after table. The first bad
 /// table's error is returned, its message naming the table index.
-pub fn settle_batch(data: &[u8], players: usize, rules: &Rules, banker: usize) -> Result<Vec<i64>> {
+pub fn settle_batch(data: &[u8], players: usize, rules: &Rules, banker: i64) -> Result<Vec<i64>> {
+    rules.check_players(players)?;
     let per_table = players * 13;
-    let mut out = Vec::with_capacity(data.len() / per_table.max(1) * players);
+    if data.len() % per_table != 0 {
+        return Err(Error::WrongCount {
+            expected: per_table,
+            got: data.len() % per_table,
+            lane: None,
+            player: None,
+        });
+    }
+    let mut out = Vec::with_capacity(data.len() / per_table * players);
     let args = TableArgs {
         banker,
         ..TableArgs::default()
     };
     let mut subs = Vec::with_capacity(players);
-    for (t, table) in data.chunks_exact(per_table.max(1)).enumerate() {
+    for (t, table) in data.chunks_exact(per_table).enumerate() {
         subs.clear();
         for (seat, row) in table.chunks_exact(13).enumerate() {
             let mut cards = [Card(0); 13];
@@ -524,13 +536,16 @@ fn is_surrender_pair(gone: &[bool], (a, b): (usize, usize)) -> bool {
 /// is the number of players dealt in. The leaver's entry is minus the amount; remainders of an
 /// uneven split go one unit at a time to the receiving seats after the leaver, in seat order,
 /// wrapping round. With no `escape` rule nothing is paid.
-pub fn escape_payments(rules: &Rules, leaver: usize, results: &[Option<i64>]) -> Result<Vec<i64>> {
+pub fn escape_payments(rules: &Rules, leaver: i64, results: &[Option<i64>]) -> Result<Vec<i64>> {
     let n = results.len();
-    if leaver >= n {
-        return Err(invalid(format!(
-            "leaver seat {leaver} is not a seat of a {n}-player table"
-        )));
-    }
+    let leaver = usize::try_from(leaver)
+        .ok()
+        .filter(|&s| s < n)
+        .ok_or_else(|| {
+            invalid(format!(
+                "leaver seat {leaver} is not a seat of a {n}-player table"
+            ))
+        })?;
     let mut payments = vec![0i64; n];
     let Some(escape) = &rules.escape else {
         return Ok(payments);
@@ -572,25 +587,6 @@ pub fn escape_payments(rules: &Rules, leaver: usize, results: &[Option<i64>]) ->
     Ok(payments)
 }
 
-/// Units to money in integer minor currency units (RULES.md 5 "Money"): `units × stake`, less
-/// the rake (服务费) `floor(amount × percent_num / (percent_den × 100))`, at most `cap`, taken
-/// from each positive amount; losers pay in full.
-pub fn money(units: &[i64], stake: i64, rake: Option<(i64, i64, Option<i64>)>) -> Vec<i64> {
-    units
-        .iter()
-        .map(|&u| {
-            let amount = u * stake;
-            match rake {
-                Some((num, den, cap)) if amount > 0 => {
-                    let fee = (amount as i128 * num as i128).div_euclid(den as i128 * 100) as i64;
-                    amount - cap.map_or(fee, |c| fee.min(c))
-                }
-                _ => amount,
-            }
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -629,7 +625,7 @@ mod tests {
     }
 
     #[test]
-    fn escape_and_money() {
+    fn escape_payments_split_with_remainders() {
         let mut r = Rules {
             escape: Some(crate::rules::Escape {
                 to: EscapeTo::Split,
@@ -648,10 +644,5 @@ mod tests {
             escape_payments(&r, 1, &[Some(0), None, Some(0), Some(0)]).unwrap(),
             vec![6, -20, 7, 7]
         );
-        assert_eq!(
-            money(&[10, -10], 100, Some((5, 2, Some(20)))),
-            vec![980, -1000]
-        );
-        assert_eq!(money(&[3, -3], 100, Some((5, 1, None))), vec![285, -300]);
     }
 }

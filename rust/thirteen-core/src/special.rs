@@ -27,9 +27,10 @@ pub mod kind {
 }
 
 /// The special a hand is scored as.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SpecialHand {
-    /// Canonical index of the reported key (see [`SPECIAL_KEYS`]).
+    /// Canonical index of the reported key (see [`SPECIAL_KEYS`]); serialised as the key.
+    #[serde(with = "special_key")]
     pub kind: usize,
     /// Units it collects.
     pub units: i64,
@@ -37,6 +38,22 @@ pub struct SpecialHand {
     pub tier: u8,
     /// For the three-straights family, the split that shows the pattern.
     pub arrangement: Option<Arrangement>,
+}
+
+/// A special's canonical index, written as its key (and read back only when it is one).
+mod special_key {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    use crate::rules::{special_index, SPECIAL_KEYS};
+
+    pub fn serialize<S: Serializer>(kind: &usize, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(SPECIAL_KEYS[*kind])
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+        let key = String::deserialize(d)?;
+        special_index(&key).ok_or_else(|| D::Error::custom(format!("unknown special {key:?}")))
+    }
 }
 
 impl SpecialHand {

@@ -5,7 +5,7 @@ use pyo3::pyclass::CompareOp;
 use pyo3::types::PyTuple;
 use thirteen_core as core;
 
-use crate::convert::{cards_list, extract_cards, with_rules, PyObject2};
+use crate::convert::{cards_list, rules_of, CardsArg, Comparison, RulesArg};
 use crate::errors::IntoPy;
 use crate::values::PyHandValue;
 
@@ -18,28 +18,19 @@ use crate::values::PyHandValue;
 #[derive(Clone, Copy)]
 pub(crate) struct PyArrangement(pub(crate) core::Arrangement);
 
-fn deck_of(rules: Option<&Bound<'_, PyAny>>) -> PyResult<core::DeckKind> {
-    with_rules(rules, |r| Ok(r.deck))
-}
-
 #[pymethods]
 impl PyArrangement {
     #[new]
     #[pyo3(signature = (front, middle, back, rules = None))]
     fn new(
-        front: &Bound<'_, PyAny>,
-        middle: &Bound<'_, PyAny>,
-        back: &Bound<'_, PyAny>,
-        rules: Option<&Bound<'_, PyAny>>,
+        py: Python<'_>,
+        front: CardsArg,
+        middle: CardsArg,
+        back: CardsArg,
+        rules: Option<RulesArg<'_>>,
     ) -> PyResult<Self> {
-        let py = front.py();
-        let deck = deck_of(rules)?;
-        let (f, m, b) = (
-            extract_cards(front)?,
-            extract_cards(middle)?,
-            extract_cards(back)?,
-        );
-        core::Arrangement::new(&f, &m, &b, deck)
+        let deck = rules_of(&rules).deck;
+        core::Arrangement::new(&front.0, &middle.0, &back.0, deck)
             .py_err(py)
             .map(PyArrangement)
     }
@@ -48,9 +39,8 @@ impl PyArrangement {
     /// are not three ``|``-separated lanes, and the errors of the constructor.
     #[staticmethod]
     #[pyo3(signature = (text, rules = None))]
-    fn parse(py: Python<'_>, text: &str, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let deck = deck_of(rules)?;
-        core::Arrangement::parse(text, deck)
+    fn parse(py: Python<'_>, text: &str, rules: Option<RulesArg<'_>>) -> PyResult<Self> {
+        core::Arrangement::parse(text, rules_of(&rules).deck)
             .py_err(py)
             .map(PyArrangement)
     }
@@ -82,15 +72,10 @@ impl PyArrangement {
     }
     /// The three lane values (front, middle, back) under ``rules``.
     #[pyo3(signature = (rules = None))]
-    fn values(
-        &self,
-        rules: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<(PyHandValue, PyHandValue, PyHandValue)> {
-        with_rules(rules, |r| {
-            let v = self.0.values(r.wheel);
-            let hv = |value, size| PyHandValue { value, size };
-            Ok((hv(v[0], 3), hv(v[1], 5), hv(v[2], 5)))
-        })
+    fn values(&self, rules: Option<RulesArg<'_>>) -> (PyHandValue, PyHandValue, PyHandValue) {
+        let v = self.0.values(rules_of(&rules).wheel);
+        let hv = |value, size| PyHandValue { value, size };
+        (hv(v[0], 3), hv(v[1], 5), hv(v[2], 5))
     }
     fn __str__(&self) -> String {
         self.0.to_string()
@@ -105,15 +90,15 @@ impl PyArrangement {
                 (h ^ c as u64).wrapping_mul(0x100000001b3)
             })
     }
-    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyObject2 {
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Comparison {
         match (other.cast::<PyArrangement>(), op) {
             (Ok(o), CompareOp::Eq) => {
-                PyObject2::Bool(sorted_lanes(&self.0) == sorted_lanes(&o.get().0))
+                Comparison::Bool(sorted_lanes(&self.0) == sorted_lanes(&o.get().0))
             }
             (Ok(o), CompareOp::Ne) => {
-                PyObject2::Bool(sorted_lanes(&self.0) != sorted_lanes(&o.get().0))
+                Comparison::Bool(sorted_lanes(&self.0) != sorted_lanes(&o.get().0))
             }
-            _ => PyObject2::NotImplemented,
+            _ => Comparison::NotImplemented,
         }
     }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
@@ -137,11 +122,8 @@ fn sorted_lanes(a: &core::Arrangement) -> [u8; 13] {
 /// order (RULES.md 2). ``arrangement``: ``Arrangement``; ``rules``: ``RuleSet`` or None.
 #[pyfunction]
 #[pyo3(signature = (arrangement, rules = None))]
-fn is_foul(
-    arrangement: &Bound<'_, PyArrangement>,
-    rules: Option<&Bound<'_, PyAny>>,
-) -> PyResult<bool> {
-    with_rules(rules, |r| Ok(core::is_foul(&arrangement.get().0, r)))
+fn is_foul(arrangement: &Bound<'_, PyArrangement>, rules: Option<RulesArg<'_>>) -> bool {
+    core::is_foul(&arrangement.get().0, rules_of(&rules))
 }
 
 /// Registers arrangements and the foul check.

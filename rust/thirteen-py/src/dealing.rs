@@ -1,20 +1,23 @@
 //! Dealing (RULES.md 7): seeded or OS-random deals with the cut, and swap-three.
 
 use pyo3::prelude::*;
+use pyo3::pyclass::CompareOp;
 use pyo3::types::PyTuple;
 use thirteen_core as core;
-use thirteen_core::Error;
+use thirteen_core::limits::Limit;
 
 use crate::cards::PyCard;
-use crate::convert::{cards_list, extract_cards, seed_value, with_rules};
-use crate::errors::{to_pyerr, IntoPy};
+use crate::convert::{cards_list, rules_of, seed_value, CardsArg, Comparison, Int, RulesArg};
+use crate::errors::IntoPy;
+use crate::pickle::{self, Reduced};
 
 /// One round's deal (RULES.md 7): ``hands`` (per seat, the cards in the order dealt), the
 /// shuffled ``deck``, the ``cut_card`` and the seat that counted as 1 (``cut_start``) when the
 /// rules cut (切牌), the seat dealt ``first``, and the ``seed`` (None when the operating
-/// system's secure random source shuffled).
+/// system's secure random source shuffled). Compares equal to the same deal; pickles.
 #[pyclass(name = "Deal", frozen, module = "thirteen._core")]
-struct PyDeal {
+#[derive(serde::Serialize, serde::Deserialize)]
+pub(crate) struct PyDeal {
     inner: core::deal::Deal,
     seed: Option<u64>,
 }
@@ -51,6 +54,17 @@ impl PyDeal {
     fn seed(&self) -> Option<u64> {
         self.seed
     }
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Comparison {
+        let same = |o: &PyDeal| self.inner == o.inner && self.seed == o.seed;
+        match (other.cast::<PyDeal>(), op) {
+            (Ok(o), CompareOp::Eq) => Comparison::Bool(same(o.get())),
+            (Ok(o), CompareOp::Ne) => Comparison::Bool(!same(o.get())),
+            _ => Comparison::NotImplemented,
+        }
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        pickle::reduce(slf.py(), "Deal", slf.get())
+    }
     fn __repr__(&self) -> String {
         format!(
             "<Deal seed={:?} first={} players={}>",
@@ -65,24 +79,28 @@ impl PyDeal {
 /// the cut when ``rules.cut``. With ``seed`` (0 ≤ seed < 2**64) the deal is the same on every
 /// platform and version (ChaCha20 keyed by the seed, our own Fisher–Yates; see the docs of
 /// ``thirteen_core::deal``); without, the operating system's secure random source shuffles.
-/// Raises ``PlayerCountError``.
+/// Raises ``PlayerCountError`` for a table size the rules do not allow, ``LimitError`` for a
+/// negative one, ``ThirteenError`` for a bad seed.
 #[pyfunction]
-#[pyo3(signature = (rules = None, players = 4, seed = None))]
+#[pyo3(
+    signature = (rules = None, players = Int::of(4), seed = None),
+    text_signature = "(rules=None, players=4, seed=None)"
+)]
 fn deal(
     py: Python<'_>,
-    rules: Option<&Bound<'_, PyAny>>,
-    players: usize,
+    rules: Option<RulesArg<'_>>,
+    players: Int,
     seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyDeal> {
+    let players = players.index(py, &Limit::count("players"))?;
     let seed = seed.map(|s| seed_value(py, s)).transpose()?;
-    with_rules(rules, |r| {
-        let inner = match seed {
-            Some(s) => core::deal::deal(r, players, s),
-            None => core::deal::deal_os(r, players),
-        }
-        .py_err(py)?;
-        Ok(PyDeal { inner, seed })
-    })
+    let r = rules_of(&rules);
+    let inner = match seed {
+        Some(s) => core::deal::deal(r, players, s),
+        None => core::deal::deal_os(r, players),
+    }
+    .py_err(py)?;
+    Ok(PyDeal { inner, seed })
 }
 
 /// Swap-three (换三张, RULES.md 7): each seat gives ``given[seat]`` (cards it holds, at most
@@ -95,39 +113,16 @@ fn deal(
 #[pyo3(signature = (hands, given, rules = None, seed = None))]
 fn swap_cards<'py>(
     py: Python<'py>,
-    hands: Vec<Bound<'py, PyAny>>,
-    given: Vec<Bound<'py, PyAny>>,
-    rules: Option<&Bound<'py, PyAny>>,
+    hands: Vec<CardsArg>,
+    given: Vec<CardsArg>,
+    rules: Option<RulesArg<'py>>,
     seed: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Vec<Bound<'py, PyTuple>>> {
     let seed = seed.map(|s| seed_value(py, s)).transpose()?;
-    let hands: Vec<Vec<core::Card>> = hands.iter().map(extract_cards).collect::<PyResult<_>>()?;
-    let given: Vec<Vec<core::Card>> = given.iter().map(extract_cards).collect::<PyResult<_>>()?;
-    with_rules(rules, |r| {
-        let max = r.swap.ok_or_else(|| {
-            to_pyerr(
-                py,
-                Error::RuleSet {
-                    key: "swap".into(),
-                    message: "these rules have no swap-three".into(),
-                },
-            )
-        })?;
-        let out = match seed {
-            Some(s) => core::deal::swap(&hands, &given, max as usize, &mut core::deal::swap_rng(s)),
-            None => {
-                use rand::SeedableRng;
-                core::deal::swap(
-                    &hands,
-                    &given,
-                    max as usize,
-                    &mut rand_chacha::ChaCha20Rng::from_os_rng(),
-                )
-            }
-        }
-        .py_err(py)?;
-        out.iter().map(|h| cards_list(py, h)).collect()
-    })
+    let hands: Vec<Vec<core::Card>> = hands.into_iter().map(|h| h.0).collect();
+    let given: Vec<Vec<core::Card>> = given.into_iter().map(|g| g.0).collect();
+    let out = core::deal::swap_under(rules_of(&rules), &hands, &given, seed).py_err(py)?;
+    out.iter().map(|h| cards_list(py, h)).collect()
 }
 
 /// Registers the dealing functions and classes.

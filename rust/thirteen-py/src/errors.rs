@@ -1,10 +1,12 @@
-//! Errors: one helper maps every core error onto the classes of `thirteen.errors`.
+//! Errors: one helper maps every core error onto the classes of `thirteen.errors` (imported by
+//! name, so that a missing class is an ``ImportError``, never a panic).
 
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use thirteen_core as core;
 use thirteen_core::{Error, Lane};
 
+/// The Python exception for a core error, with its locating details as attributes.
 pub(crate) fn to_pyerr(py: Python<'_>, err: Error) -> PyErr {
     let message = err.to_string();
     // A batch error keeps the class and details of the table's error, with the table named.
@@ -55,7 +57,21 @@ pub(crate) fn to_pyerr(py: Python<'_>, err: Error) -> PyErr {
                 kw.set_item("player", player)?;
                 "SurrenderError"
             }
-            Error::InvalidArgument { .. } | Error::InTable { .. } => "ThirteenError",
+            Error::OutOfRange {
+                key,
+                value,
+                min,
+                max,
+            } => {
+                kw.set_item("key", key)?;
+                kw.set_item("value", value)?;
+                kw.set_item("minimum", min)?;
+                kw.set_item("maximum", (*max < i64::MAX).then_some(*max))?;
+                "LimitError"
+            }
+            Error::InvalidArgument { .. } | Error::InTable { .. } | Error::NotAHandValue { .. } => {
+                "ThirteenError"
+            }
             Error::RuleSet { key, .. } => {
                 kw.set_item("key", key)?;
                 "RuleSetError"
@@ -67,6 +83,7 @@ pub(crate) fn to_pyerr(py: Python<'_>, err: Error) -> PyErr {
     build().unwrap_or_else(|e| e)
 }
 
+/// ``.py_err(py)`` on a core result: the error mapped by [`to_pyerr`].
 pub(crate) trait IntoPy<T> {
     fn py_err(self, py: Python<'_>) -> PyResult<T>;
 }

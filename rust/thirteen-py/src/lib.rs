@@ -7,7 +7,9 @@ mod arrangements;
 mod cards;
 mod convert;
 mod dealing;
+mod enums;
 mod errors;
+mod pickle;
 mod rules;
 mod settlement;
 mod solver;
@@ -18,6 +20,7 @@ mod values;
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    enums::register(m)?;
     cards::register(m)?;
     rules::register(m)?;
     values::register(m)?;
@@ -26,5 +29,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     settlement::register(m)?;
     solver::register(m)?;
     dealing::register(m)?;
+    pickle::register(m)?;
     Ok(())
 }

@@ -1,17 +1,21 @@
 //! Settlement (RULES.md 5): declarations, settling one table or a numpy batch, escape payments
 //! and money.
 
-use numpy::{PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{Ix3, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
-use pyo3::types::{PyDict, PyString, PyTuple};
+use pyo3::types::{PyDict, PyFloat, PyInt, PyString, PyTuple};
 use thirteen_core as core;
+use thirteen_core::limits::{Limit, RAKE_CAP, STAKE, STAKE_MULTIPLIER, UNITS};
 use thirteen_core::{Error, Lane};
 
 use crate::arrangements::PyArrangement;
-use crate::convert::{cards_list, extract_cards, with_rules, PyObject2};
+use crate::convert::{
+    cards_list, codes_array, row_major, rules_of, CardsArg, Comparison, Int, RulesArg,
+};
 use crate::errors::{to_pyerr, IntoPy};
+use crate::pickle::{self, Reduced};
 use crate::specials::PySpecialHand;
 
 /// A declared special hand (报到): the player's 13 ``cards`` (Cards or a string) and,
@@ -27,11 +31,11 @@ struct PyDeclaration {
 impl PyDeclaration {
     #[new]
     #[pyo3(signature = (cards, special = None))]
-    fn new(cards: &Bound<'_, PyAny>, special: Option<String>) -> PyResult<Self> {
-        Ok(PyDeclaration {
-            cards: extract_cards(cards)?,
+    fn new(cards: CardsArg, special: Option<String>) -> Self {
+        PyDeclaration {
+            cards: cards.0,
             special,
-        })
+        }
     }
     /// The cards.
     #[getter]
@@ -52,17 +56,24 @@ impl PyDeclaration {
                 .map_or("None".to_string(), |s| format!("'{s}'"))
         )
     }
-    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyObject2 {
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Comparison {
         let key = |d: &PyDeclaration| {
             let mut c: Vec<u8> = d.cards.iter().map(|c| c.code()).collect();
             c.sort_unstable();
             (c, d.special.clone())
         };
         match (other.cast::<PyDeclaration>(), op) {
-            (Ok(o), CompareOp::Eq) => PyObject2::Bool(key(self) == key(o.get())),
-            (Ok(o), CompareOp::Ne) => PyObject2::Bool(key(self) != key(o.get())),
-            _ => PyObject2::NotImplemented,
+            (Ok(o), CompareOp::Eq) => Comparison::Bool(key(self) == key(o.get())),
+            (Ok(o), CompareOp::Ne) => Comparison::Bool(key(self) != key(o.get())),
+            _ => Comparison::NotImplemented,
         }
+    }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let text = core::format_cards(&self.cards, false);
+        Ok((
+            py.get_type::<PyDeclaration>().into_any(),
+            (text, self.special.clone()).into_pyobject(py)?,
+        ))
     }
 }
 
@@ -70,7 +81,7 @@ impl PyDeclaration {
 /// ``fouled``, ``surrendered``, ``scoops`` (``(winner, loser)``), ``home_runs``; ``to_dict()``
 /// gives every pair's lanes and steps and the reveal order as plain data.
 #[pyclass(name = "Settlement", frozen, module = "thirteen._core")]
-struct PySettlement(core::score::Settlement);
+pub(crate) struct PySettlement(pub(crate) core::score::Settlement);
 
 #[pymethods]
 impl PySettlement {
@@ -171,29 +182,42 @@ impl PySettlement {
     fn __repr__(&self) -> String {
         format!("<Settlement totals={:?}>", self.0.totals)
     }
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Comparison {
+        match (other.cast::<PySettlement>(), op) {
+            (Ok(o), CompareOp::Eq) => Comparison::Bool(self.0 == o.get().0),
+            (Ok(o), CompareOp::Ne) => Comparison::Bool(self.0 != o.get().0),
+            _ => Comparison::NotImplemented,
+        }
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        pickle::reduce(slf.py(), "Settlement", &slf.get().0)
+    }
 }
 
 /// Settles one round (RULES.md 5).
 ///
 /// Args: ``submissions``: per seat an ``Arrangement`` or a ``Declaration``; ``rules``:
 /// ``RuleSet``; ``banker``: the banker's seat (banker mode); ``stakes``: per seat the stake
-/// multiplier (banker mode; default 1); ``surrendered``: seats that surrendered.
+/// multiplier (banker mode; 1 to 1,000, default 1); ``surrendered``: seats that surrendered.
 /// Returns a ``Settlement``. Raises, checked in this order (the first offender; nothing is
-/// settled): ``PlayerCountError``; ``ThirteenError`` (banker seat, a stake below 1) or
-/// ``CountError`` (stakes not one per seat); ``SurrenderError``; ``CountError`` (a seat
-/// without 13 cards); ``DuplicateCardError``; ``FalseSpecialError``; ``FouledError`` (under
-/// ``foul = "reject"``).
+/// settled): ``PlayerCountError``; ``ThirteenError`` (banker seat) or ``CountError`` (stakes
+/// not one per seat) or ``LimitError`` (a stake outside 1 to 1,000); ``SurrenderError``;
+/// ``CountError`` (a seat without 13 cards); ``DuplicateCardError``; ``FalseSpecialError``;
+/// ``FouledError`` (under ``foul = "reject"``). An integer beyond 64 bits is a ``LimitError``
+/// before any of these; a non-integer a ``TypeError``.
 #[pyfunction]
-#[pyo3(signature = (submissions, rules = None, *, banker = 0, stakes = None, surrendered = None))]
+#[pyo3(
+    signature = (submissions, rules = None, *, banker = Int::of(0), stakes = None, surrendered = None),
+    text_signature = "(submissions, rules=None, *, banker=0, stakes=None, surrendered=None)"
+)]
 fn settle(
+    py: Python<'_>,
     submissions: &Bound<'_, PyAny>,
-    rules: Option<&Bound<'_, PyAny>>,
-    banker: usize,
-    stakes: Option<Vec<i64>>,
-    surrendered: Option<Vec<usize>>,
+    rules: Option<RulesArg<'_>>,
+    banker: Int,
+    stakes: Option<Vec<Int>>,
+    surrendered: Option<Vec<Int>>,
 ) -> PyResult<PySettlement> {
-    let surrendered = surrendered.unwrap_or_default();
-    let py = submissions.py();
     let mut subs = Vec::with_capacity(4);
     for (seat, item) in submissions.try_iter()?.enumerate() {
         let item = item?;
@@ -212,159 +236,135 @@ fn settle(
             )));
         }
     }
-    let args = core::score::TableArgs {
-        banker,
-        stakes,
-        surrendered,
+    let ints = |given: Option<Vec<Int>>, limit: &Limit| -> PyResult<Vec<i64>> {
+        given
+            .unwrap_or_default()
+            .iter()
+            .map(|i| i.value(py, limit))
+            .collect()
     };
-    with_rules(rules, |r| {
-        core::score::settle(&subs, r, &args)
-            .py_err(py)
-            .map(PySettlement)
-    })
+    let args = core::score::TableArgs {
+        banker: banker.value(py, &Limit::count("banker"))?,
+        stakes: stakes
+            .map(|s| ints(Some(s), &STAKE_MULTIPLIER))
+            .transpose()?,
+        surrendered: ints(surrendered, &Limit::count("surrendered"))?,
+    };
+    core::score::settle(&subs, rules_of(&rules), &args)
+        .py_err(py)
+        .map(PySettlement)
 }
 
 /// Settles many tables of arrangements at once, without the GIL, for simulations.
 ///
 /// Args: ``tables``: numpy ``uint8`` array of shape ``(n_tables, players, 13)`` of card codes,
-/// each row front (3), middle (5), back (5); ``rules``: ``RuleSet``; ``banker``: banker seat.
-/// Returns a numpy ``int64`` array ``(n_tables, players)`` of units. Raises the errors of
-/// ``settle`` for the first bad table (its message names the table index).
+/// each row front (3), middle (5), back (5), in any memory layout (read as indexed);
+/// ``rules``: ``RuleSet``; ``banker``: banker seat. Returns a numpy ``int64`` array
+/// ``(n_tables, players)`` of units. Raises ``TypeError`` for anything but a 3-dimensional
+/// ``uint8`` array, ``CountError`` for rows that are not 13 cards, ``PlayerCountError``, and
+/// the errors of ``settle`` for the first bad table (its message names the table index).
 #[pyfunction]
-#[pyo3(signature = (tables, rules = None, *, banker = 0))]
+#[pyo3(
+    signature = (tables, rules = None, *, banker = Int::of(0)),
+    text_signature = "(tables, rules=None, *, banker=0)"
+)]
 fn settle_batch<'py>(
-    tables: numpy::PyReadonlyArray3<'py, u8>,
-    rules: Option<&Bound<'py, PyAny>>,
-    banker: usize,
-) -> PyResult<Bound<'py, numpy::PyArray2<i64>>> {
+    tables: &Bound<'py, PyAny>,
+    rules: Option<RulesArg<'py>>,
+    banker: Int,
+) -> PyResult<Bound<'py, PyArray2<i64>>> {
     let py = tables.py();
+    let tables = codes_array::<Ix3>(tables, "tables", "(n_tables, players, 13)")?;
     let shape = tables.shape().to_vec();
+    let banker = banker.value(py, &Limit::count("banker"))?;
     if shape[2] != 13 {
-        return Err(to_pyerr(
-            py,
-            Error::WrongCount {
-                expected: 13,
-                got: shape[2],
-                lane: None,
-                player: None,
-            },
-        ));
+        let e = Error::WrongCount {
+            expected: 13,
+            got: shape[2],
+            lane: None,
+            player: None,
+        };
+        return Err(to_pyerr(py, e));
     }
-    let owned;
-    let data: &[u8] = match tables.as_slice() {
-        Ok(s) => s,
-        Err(_) => {
-            owned = tables.as_array().iter().copied().collect::<Vec<u8>>();
-            &owned
-        }
-    };
-    let out = with_rules(rules, |r| {
-        py.detach(|| core::score::settle_batch(data, shape[1], r, banker))
-            .py_err(py)
-    })?;
-    let arr = numpy::PyArray1::from_vec(py, out);
-    arr.reshape([shape[0], shape[1]])
+    let data = row_major(&tables);
+    let r = rules_of(&rules);
+    let out = py
+        .detach(|| core::score::settle_batch(&data, shape[1], r, banker))
+        .py_err(py)?;
+    PyArray1::from_vec(py, out).reshape([shape[0], shape[1]])
 }
 
 /// What a player who left mid-round (逃跑 / 强退) pays, per seat (RULES.md 5 "Escape").
 ///
 /// Args: ``rules``: ``RuleSet`` (its ``escape``); ``leaver``: the seat; ``results``: per seat the
 /// round result in units (None for the leaver); its length is the players dealt in.
-/// Returns units per seat (sum 0); never multiplied.
+/// Returns units per seat (sum 0); never multiplied. Raises ``ThirteenError`` for a leaver
+/// who is not a seat or a missing result, ``LimitError`` for an integer beyond 64 bits.
 #[pyfunction]
 fn escape_payments(
     py: Python<'_>,
-    rules: Option<&Bound<'_, PyAny>>,
-    leaver: usize,
-    results: Vec<Option<i64>>,
+    rules: Option<RulesArg<'_>>,
+    leaver: Int,
+    results: Vec<Option<Int>>,
 ) -> PyResult<Vec<i64>> {
-    with_rules(rules, |r| {
-        core::score::escape_payments(r, leaver, &results).py_err(py)
-    })
+    let leaver = leaver.value(py, &Limit::count("leaver"))?;
+    let results = results
+        .iter()
+        .map(|r| r.as_ref().map(|u| u.value(py, &UNITS)).transpose())
+        .collect::<PyResult<Vec<_>>>()?;
+    core::score::escape_payments(rules_of(&rules), leaver, &results).py_err(py)
 }
 
-/// Parses a rake percentage: an int, or a decimal string / float such as ``"2.5"``, into a
-/// fraction ``(numerator, denominator)``.
-fn parse_percent(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<(i64, i64)> {
-    let bad = || {
-        to_pyerr(
-            py,
-            Error::InvalidArgument {
-                message: format!("bad rake percent {obj}"),
-            },
-        )
-    };
-    if obj.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(bad());
-    }
-    let text = if let Ok(i) = obj.extract::<i64>() {
-        i.to_string()
-    } else if obj.is_instance_of::<pyo3::types::PyFloat>() {
-        obj.repr()?.to_string()
-    } else if let Ok(s) = obj.cast::<PyString>() {
-        s.to_cow()?.trim().to_string()
+/// The text of a rake percentage: an int, a float (as written, ``repr``) or a string.
+fn percent_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    if obj.is_instance_of::<PyFloat>() {
+        Ok(obj.repr()?.to_cow()?.into_owned())
+    } else if obj.is_instance_of::<PyString>() || obj.is_exact_instance_of::<PyInt>() {
+        Ok(obj.str()?.to_cow()?.into_owned())
     } else {
-        return Err(bad());
-    };
-    let (int, frac) = text.split_once('.').unwrap_or((&text, ""));
-    if int.is_empty() && frac.is_empty() || frac.len() > 9 {
-        return Err(bad());
+        let kind = obj.get_type().name()?;
+        Ok(format!("<{kind}>"))
     }
-    let den = 10i64.pow(frac.len() as u32);
-    let int: i64 = if int.is_empty() {
-        0
-    } else {
-        int.parse().map_err(|_| bad())?
-    };
-    let frac_v: i64 = if frac.is_empty() {
-        0
-    } else {
-        frac.parse().map_err(|_| bad())?
-    };
-    if int < 0 || frac.starts_with(['+', '-']) {
-        return Err(bad());
-    }
-    let num = int * den + frac_v;
-    if num > 100 * den {
-        return Err(bad());
-    }
-    Ok((num, den))
 }
 
 /// Units to money in integer minor currency units (RULES.md 5 "Money").
 ///
-/// Args: ``units``: per player (escape payments included); ``stake``: minor units per unit
-/// (int ≥ 0); ``rake``: ``(percent, cap)`` or None, ``percent`` an int or decimal string
-/// (``"2.5"``), ``cap`` the most taken from one player (None: no cap). Returns per player
-/// ``units × stake`` less ``floor(amount × percent / 100)`` (capped) from positive amounts.
-/// Raises ``ThirteenError`` for a bad stake, percent or cap.
+/// Args: ``units``: per player (escape payments included), each within ±1,000,000,000;
+/// ``stake``: minor units per unit, 0 to 1,000,000,000; ``rake``: ``(percent, cap)`` or None,
+/// ``percent`` an int or a decimal string (``"2.5"``, at most 9 decimals) from 0 to 100,
+/// ``cap`` the most taken from one player (an int >= 0, or None: no cap). Returns per player
+/// ``units × stake`` less ``floor(amount × percent / 100)`` (capped) from positive amounts;
+/// within these bounds every amount is exact (README, "Numeric bounds").
+/// Raises ``LimitError`` for a number outside its bounds, ``ThirteenError`` for a percentage
+/// that is not a decimal number, ``TypeError`` for a non-integer stake, unit or cap.
 #[pyfunction]
 #[pyo3(signature = (units, stake, rake = None))]
 fn money(
     py: Python<'_>,
-    units: Vec<i64>,
-    stake: i64,
-    rake: Option<(Bound<'_, PyAny>, Option<i64>)>,
+    units: Vec<Int>,
+    stake: Int,
+    rake: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Vec<i64>> {
-    let invalid = |m: String| to_pyerr(py, Error::InvalidArgument { message: m });
-    if stake < 0 {
-        return Err(invalid(format!(
-            "stake must be an integer >= 0, got {stake}"
-        )));
-    }
-    let rake = match rake {
+    let units = units
+        .iter()
+        .map(|u| u.value(py, &UNITS))
+        .collect::<PyResult<Vec<_>>>()?;
+    let stake = stake.value(py, &STAKE)?;
+    let rake = match rake.map(|r| r.extract::<(Bound<PyAny>, Bound<PyAny>)>()) {
         None => None,
-        Some((p, cap)) => {
-            let (num, den) = parse_percent(py, &p)?;
-            if cap.is_some_and(|c| c < 0) {
-                return Err(invalid(format!(
-                    "rake cap must be an integer >= 0 or None, got {cap:?}"
-                )));
-            }
-            Some((num, den, cap))
+        Some(Err(_)) => {
+            let message = "rake must be a (percent, cap) pair or None";
+            return Err(PyTypeError::new_err(message));
         }
+        Some(Ok((percent, cap))) => Some(core::money::Rake {
+            percent: core::money::Percent::parse(&percent_text(&percent)?).py_err(py)?,
+            cap: cap
+                .extract::<Option<Int>>()?
+                .map(|c| c.value(py, &RAKE_CAP))
+                .transpose()?,
+        }),
     };
-    Ok(core::score::money(&units, stake, rake))
+    core::money::money(&units, stake, rake).py_err(py)
 }
 
 /// Registers declarations, settlements and the settlement functions.

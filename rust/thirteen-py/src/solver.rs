@@ -8,8 +8,10 @@ use thirteen_core::{Error, Lane};
 
 use crate::arrangements::PyArrangement;
 use crate::cards::PyCard;
-use crate::convert::{extract_cards, thirteen_cards, with_rules};
+use crate::convert::{extract_cards, thirteen_cards, with_rules, RulesArg};
 use crate::errors::{to_pyerr, IntoPy};
+use crate::pickle::Reduced;
+use crate::rules::PyRules;
 use crate::specials::PySpecialHand;
 
 fn split_filter(legal: bool, pareto: bool) -> core::split::SplitFilter {
@@ -72,10 +74,20 @@ fn splits(
 /// Per-lane win-probability tables of the ``ev`` strategy (for each lane and hand value, how
 /// often an opponent's lane is below, equal or above, and what it collects when above),
 /// built by self-play for one rule set. ``counts()`` gives the data they are built from.
+/// Pickles as its rules and counts.
 #[pyclass(name = "LaneTables", frozen, module = "thirteen._core")]
 struct PyLaneTables {
     tables: core::solve::LaneTables,
     counts: core::solve::LaneCounts,
+    rules: Option<Py<PyRules>>,
+}
+
+/// The rules object of a ``rules`` argument, kept for pickling (None for the defaults).
+fn rules_object(rules: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Py<PyRules>>> {
+    Ok(rules
+        .map(|r| r.extract::<RulesArg>())
+        .transpose()?
+        .and_then(|r| r.object()))
 }
 
 #[pymethods]
@@ -91,10 +103,12 @@ impl PyLaneTables {
         back: Vec<(u32, u64)>,
     ) -> PyResult<Self> {
         let counts = [front, middle, back];
+        let kept = rules_object(rules)?;
         with_rules(rules, |r| {
             Ok(PyLaneTables {
                 tables: core::solve::LaneTables::from_counts(&counts, r),
                 counts,
+                rules: kept,
             })
         })
     }
@@ -110,6 +124,16 @@ impl PyLaneTables {
     #[getter]
     fn samples(&self) -> u64 {
         self.counts[0].iter().map(|p| p.1).sum()
+    }
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        let py = slf.py();
+        let me = slf.get();
+        let rules = me.rules.as_ref().map(|r| r.clone_ref(py));
+        let [front, middle, back] = &me.counts;
+        Ok((
+            py.get_type::<PyLaneTables>().getattr("from_counts")?,
+            (rules, front.clone(), middle.clone(), back.clone()).into_pyobject(py)?,
+        ))
     }
 }
 
@@ -140,6 +164,7 @@ fn build_tables(
         Ok(PyLaneTables {
             tables: core::solve::LaneTables::from_counts(&counts, r),
             counts,
+            rules: rules_object(rules)?,
         })
     })
 }
@@ -211,6 +236,7 @@ fn train(
         Ok(PyLaneTables {
             tables: core::solve::LaneTables::from_counts(&counts, r),
             counts,
+            rules: rules_object(rules)?,
         })
     })
 }

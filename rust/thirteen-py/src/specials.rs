@@ -7,7 +7,8 @@ use pyo3::pyclass::CompareOp;
 use thirteen_core as core;
 
 use crate::arrangements::PyArrangement;
-use crate::convert::{thirteen_cards, with_rules, PyObject2};
+use crate::convert::{thirteen_cards, with_rules, Comparison};
+use crate::pickle::{self, Reduced};
 
 /// A special hand (报到, RULES.md 4) as scored: ``key`` (rule-file key), ``units`` it collects,
 /// ``tier`` (0 = highest) and, for three straights / flushes / straight flushes, the
@@ -54,11 +55,14 @@ impl PySpecialHand {
             ),
         }
     }
-    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyObject2 {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
+        pickle::reduce(slf.py(), "SpecialHand", &slf.get().0)
+    }
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Comparison {
         match (other.cast::<PySpecialHand>(), op) {
-            (Ok(o), CompareOp::Eq) => PyObject2::Bool(self.0 == o.get().0),
-            (Ok(o), CompareOp::Ne) => PyObject2::Bool(self.0 != o.get().0),
-            _ => PyObject2::NotImplemented,
+            (Ok(o), CompareOp::Eq) => Comparison::Bool(self.0 == o.get().0),
+            (Ok(o), CompareOp::Ne) => Comparison::Bool(self.0 != o.get().0),
+            _ => Comparison::NotImplemented,
         }
     }
 }

@@ -1,67 +1,23 @@
-//! Hand values (RULES.md 3): categories, evaluation one by one and in numpy batches, and lane
-//! comparison.
+//! Hand values (RULES.md 3): evaluation one by one and in numpy batches, and lane comparison.
 
 use std::cmp::Ordering;
 
-use numpy::{PyArray1, PyReadonlyArray2, PyUntypedArrayMethods};
+use numpy::{Ix2, PyArray1, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
 use pyo3::types::PyTuple;
 use thirteen_core as core;
+use thirteen_core::limits::Limit;
 use thirteen_core::Error;
 
-use crate::cards::Rank;
-use crate::convert::{extract_cards, with_rules, PyObject2};
-use crate::errors::{to_pyerr, IntoPy};
-
-/// Hand categories, low to high (RULES.md 3). ``category.key`` is the rule-file key.
-#[pyclass(eq, eq_int, ord, hash, frozen, module = "thirteen._core")]
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[allow(clippy::upper_case_acronyms, non_camel_case_types)]
-enum Category {
-    HIGH_CARD = 0,
-    ONE_PAIR,
-    TWO_PAIR,
-    THREE_OF_A_KIND,
-    STRAIGHT,
-    FLUSH,
-    FULL_HOUSE,
-    FOUR_OF_A_KIND,
-    STRAIGHT_FLUSH,
-    FIVE_OF_A_KIND,
-}
-
-const CATEGORIES: [Category; 10] = [
-    Category::HIGH_CARD,
-    Category::ONE_PAIR,
-    Category::TWO_PAIR,
-    Category::THREE_OF_A_KIND,
-    Category::STRAIGHT,
-    Category::FLUSH,
-    Category::FULL_HOUSE,
-    Category::FOUR_OF_A_KIND,
-    Category::STRAIGHT_FLUSH,
-    Category::FIVE_OF_A_KIND,
-];
-
-#[pymethods]
-impl Category {
-    /// The value, 0 (high card) to 9 (five of a kind).
-    #[getter]
-    fn value(&self) -> u8 {
-        *self as u8
-    }
-    /// The key used in rule files: ``"high_card"`` … ``"five_of_a_kind"``.
-    #[getter]
-    fn key(&self) -> &'static str {
-        core::Category::ALL[*self as usize].key()
-    }
-}
+use crate::convert::{codes_array, row_major, rules_of, CardsArg, Comparison, Int, RulesArg};
+use crate::enums;
+use crate::errors::IntoPy;
 
 /// The value of a 3- or 5-card hand (RULES.md 3), totally ordered in game order.
 ///
 /// ``category``: Category; ``ranks``: the deciding ranks in order; ``high``: the first;
-/// ``size``: 3 or 5; ``value``: the packed integer (its order is the game order).
+/// ``size``: 3 or 5; ``value``: the packed integer (its order is the game order). Pickles.
 #[pyclass(name = "HandValue", frozen, module = "thirteen._core")]
 #[derive(Clone, Copy)]
 pub(crate) struct PyHandValue {
@@ -71,33 +27,42 @@ pub(crate) struct PyHandValue {
 
 #[pymethods]
 impl PyHandValue {
-    /// Rebuilds a value from ``value`` (as returned by ``evaluate_batch``) and ``size``.
+    /// Rebuilds a value from ``value`` (as returned by ``evaluate_batch``) and ``size`` (3 or
+    /// 5). Raises ``LimitError`` for ``value`` outside 0..2**32 − 1 or a negative ``size``, and
+    /// ``ThirteenError`` when it is not the value of any hand of that size.
     #[staticmethod]
-    #[pyo3(signature = (value, size = 5))]
-    fn from_raw(value: u32, size: u8) -> PyResult<Self> {
-        let category = value >> 28;
-        if category > 9 || !(size == 3 || size == 5) {
-            return Err(pyo3::exceptions::PyValueError::new_err("not a hand value"));
-        }
+    #[pyo3(signature = (value, size = Int::of(5)), text_signature = "(value, size=5)")]
+    fn from_raw(py: Python<'_>, value: Int, size: Int) -> PyResult<Self> {
+        let raw = value.within(
+            py,
+            &Limit {
+                key: "value",
+                min: 0,
+                max: u32::MAX as i64,
+            },
+        )?;
+        let size = size.index(py, &Limit::count("size"))?;
+        let value = core::HandValue::from_raw(raw as u32, size).py_err(py)?;
         Ok(PyHandValue {
-            value: core::HandValue(value),
-            size,
+            value,
+            size: size as u8,
         })
     }
     /// The category.
     #[getter]
-    fn category(&self) -> Category {
-        CATEGORIES[self.value.category() as usize]
+    fn category<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        enums::category(py, self.value.category())
     }
     /// The deciding ranks, in order.
     #[getter]
     fn ranks<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, self.value.ranks().into_iter().map(Rank::from))
+        let ranks = self.value.ranks().into_iter().map(|r| enums::rank(py, r));
+        PyTuple::new(py, ranks.collect::<PyResult<Vec<_>>>()?)
     }
     /// The first deciding rank.
     #[getter]
-    fn high(&self) -> Rank {
-        self.value.high().into()
+    fn high<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        enums::rank(py, self.value.high())
     }
     /// 3 (front) or 5.
     #[getter]
@@ -118,20 +83,17 @@ impl PyHandValue {
     fn __hash__(&self) -> u64 {
         self.value.raw() as u64
     }
-    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> PyObject2 {
+    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Comparison {
         match other.cast::<PyHandValue>() {
-            Ok(o) => PyObject2::Bool(op.matches(self.value.cmp(&o.get().value))),
-            Err(_) => PyObject2::NotImplemented,
+            Ok(o) => Comparison::Bool(op.matches(self.value.cmp(&o.get().value))),
+            Err(_) => Comparison::NotImplemented,
         }
     }
-}
-
-fn wrong_count(got: usize) -> Error {
-    Error::WrongCount {
-        expected: 5,
-        got,
-        lane: None,
-        player: None,
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (u32, u8))> {
+        Ok((
+            py.get_type::<PyHandValue>().getattr("from_raw")?,
+            (self.value.raw(), self.size),
+        ))
     }
 }
 
@@ -142,50 +104,44 @@ fn wrong_count(got: usize) -> Error {
 /// beyond the deck, ``CardError`` for bad text.
 #[pyfunction]
 #[pyo3(signature = (cards, rules = None))]
-fn evaluate(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<PyHandValue> {
-    let py = cards.py();
-    let cards = extract_cards(cards)?;
-    with_rules(rules, |r| {
-        core::card::check_duplicates(&cards, r.deck, |_| None).py_err(py)?;
-        let value = core::evaluate(&cards, r.wheel)
-            .ok_or_else(|| to_pyerr(py, wrong_count(cards.len())))?;
-        Ok(PyHandValue {
-            value,
-            size: cards.len() as u8,
-        })
+fn evaluate(py: Python<'_>, cards: CardsArg, rules: Option<RulesArg<'_>>) -> PyResult<PyHandValue> {
+    let (cards, r) = (cards.0, rules_of(&rules));
+    core::card::check_duplicates(&cards, r.deck, |_| None).py_err(py)?;
+    let value = core::evaluate(&cards, r.wheel).ok_or(Error::WrongCount {
+        expected: 5,
+        got: cards.len(),
+        lane: None,
+        player: None,
+    });
+    Ok(PyHandValue {
+        value: value.py_err(py)?,
+        size: cards.len() as u8,
     })
 }
 
 /// Evaluates many hands at once, without the GIL.
 ///
 /// Args: ``hands``: numpy ``uint8`` array of shape ``(n, 5)`` or ``(n, 3)`` of card codes
-/// (``Card.code``); ``rules``: ``RuleSet`` or None. Returns a numpy ``uint32`` array of the
+/// (``Card.code``), in any memory layout (C or Fortran order, transposed, strided: rows are
+/// read as indexed); ``rules``: ``RuleSet`` or None. Returns a numpy ``uint32`` array of the
 /// packed values (``HandValue.value``; ``HandValue.from_raw`` rebuilds one).
-/// Raises ``CardError`` for a code over 51, ``DuplicateCardError`` for a card beyond the deck,
-/// ``CountError`` for another width.
+/// Raises ``TypeError`` for anything but a 2-dimensional ``uint8`` array (convert with
+/// ``a.astype(np.uint8)``), ``CardError`` for a code over 51, ``DuplicateCardError`` for a card
+/// beyond the deck, ``CountError`` for another width.
 #[pyfunction]
 #[pyo3(signature = (hands, rules = None))]
 fn evaluate_batch<'py>(
-    hands: PyReadonlyArray2<'py, u8>,
-    rules: Option<&Bound<'py, PyAny>>,
+    hands: &Bound<'py, PyAny>,
+    rules: Option<RulesArg<'py>>,
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
     let py = hands.py();
+    let hands = codes_array::<Ix2>(hands, "hands", "(n, 5) or (n, 3)")?;
     let width = hands.shape()[1];
-    if width != 3 && width != 5 {
-        return Err(to_pyerr(py, wrong_count(width)));
-    }
-    let owned;
-    let data: &[u8] = match hands.as_slice() {
-        Ok(s) => s,
-        Err(_) => {
-            owned = hands.as_array().iter().copied().collect::<Vec<u8>>();
-            &owned
-        }
-    };
-    let out = with_rules(rules, |r| {
-        py.detach(|| core::eval::evaluate_batch(data, width, r.wheel, r.deck))
-            .py_err(py)
-    })?;
+    let data = row_major(&hands);
+    let r = rules_of(&rules);
+    let out = py
+        .detach(|| core::eval::evaluate_batch(&data, width, r.wheel, r.deck))
+        .py_err(py)?;
     Ok(PyArray1::from_vec(py, out))
 }
 
@@ -195,26 +151,23 @@ fn evaluate_batch<'py>(
 #[pyfunction]
 #[pyo3(signature = (a, b, rules = None))]
 fn compare_lanes(
-    a: &Bound<'_, PyAny>,
-    b: &Bound<'_, PyAny>,
-    rules: Option<&Bound<'_, PyAny>>,
+    py: Python<'_>,
+    a: CardsArg,
+    b: CardsArg,
+    rules: Option<RulesArg<'_>>,
 ) -> PyResult<i8> {
-    let py = a.py();
-    let (a, b) = (extract_cards(a)?, extract_cards(b)?);
-    with_rules(rules, |r| {
-        core::card::check_duplicates(&a, r.deck, |_| None).py_err(py)?;
-        core::card::check_duplicates(&b, r.deck, |_| None).py_err(py)?;
-        Ok(match core::compare_lanes(&a, &b, r).py_err(py)? {
-            Ordering::Greater => 1,
-            Ordering::Less => -1,
-            Ordering::Equal => 0,
-        })
+    let r = rules_of(&rules);
+    core::card::check_duplicates(&a.0, r.deck, |_| None).py_err(py)?;
+    core::card::check_duplicates(&b.0, r.deck, |_| None).py_err(py)?;
+    Ok(match core::compare_lanes(&a.0, &b.0, r).py_err(py)? {
+        Ordering::Greater => 1,
+        Ordering::Less => -1,
+        Ordering::Equal => 0,
     })
 }
 
-/// Registers categories, hand values and the evaluation functions.
+/// Registers hand values and the evaluation functions.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<Category>()?;
     m.add_class::<PyHandValue>()?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_batch, m)?)?;

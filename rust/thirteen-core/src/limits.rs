@@ -1,0 +1,145 @@
+//! The engine's numeric bounds: every number a caller gives is checked against one of these
+//! before any work, so that no sum or product the engine forms can leave `i64`.
+//!
+//! Why these bounds are enough (RULES.md 5, the steps of one compared pair):
+//!
+//! ```text
+//! every rule-set amount (lane value, majority, scoop, home run, surrender, special,
+//! escape)                                        ≤ R = 10^4 units
+//! lanes ≤ 3R; + majority ≤ 4R; + scoop (doubled, or + R) ≤ 8R; special or surrender alone ≤ R
+//! home run (doubled, or + R)                     ≤ 16R
+//! horse card (doubled)                           ≤ 32R
+//! banker stake multiplier (× s, s ≤ S = 10^3)    ≤ 32RS
+//! a seat meets at most 3 opponents               |total| ≤ 96RS = 9.6 × 10^8 < U = 10^9
+//! money: |units| ≤ U, stake ≤ M = 10^9           |units × stake| ≤ UM = 10^18 < 2^63 ≈ 9.2 × 10^18
+//! rake: amount × percent numerator (≤ 100 × 10^9) ≤ 10^29, computed in i128 (< 1.7 × 10^38)
+//! ```
+//!
+//! A round's units (a settlement plus escape payments of at most 3 leavers, each ≤ R) stay
+//! below `U` as well, so they can always be turned into money.
+
+use std::fmt::Display;
+
+use crate::error::{Error, Result};
+
+/// An inclusive range an integer argument must lie in, and the name it is reported under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limit {
+    /// The argument or rule key, as the caller knows it.
+    pub key: &'static str,
+    /// The smallest value allowed.
+    pub min: i64,
+    /// The largest value allowed.
+    pub max: i64,
+}
+
+impl Limit {
+    /// `value` when it lies in the range, else [`Error::OutOfRange`].
+    pub fn check(&self, value: i64) -> Result<i64> {
+        if (self.min..=self.max).contains(&value) {
+            Ok(value)
+        } else {
+            Err(self.error(value))
+        }
+    }
+
+    /// [`Limit::check`] for a count or seat, returned as `usize`.
+    pub fn index(&self, value: i64) -> Result<usize> {
+        let v = self.check(value)?;
+        usize::try_from(v).map_err(|_| self.error(value))
+    }
+
+    /// The error for `value` (any text, e.g. an integer too large for `i64`).
+    pub fn error(&self, value: impl Display) -> Error {
+        self.error_at(self.key, value)
+    }
+
+    /// The error for `value` reported under another key (`"stakes[2]"`).
+    pub fn error_at(&self, key: impl Into<String>, value: impl Display) -> Error {
+        Error::OutOfRange {
+            key: key.into(),
+            value: value.to_string(),
+            min: self.min,
+            max: self.max,
+        }
+    }
+
+    /// A count or a seat: any integer `>= 0`.
+    pub const fn count(key: &'static str) -> Limit {
+        Limit {
+            key,
+            min: 0,
+            max: i64::MAX,
+        }
+    }
+}
+
+/// Largest amount of any rule-set entry (`R`): lane values, bonuses, specials, surrender,
+/// escape penalties.
+pub const MAX_RULE_UNITS: i64 = 10_000;
+/// Largest banker-mode stake multiplier of a seat (`S`).
+pub const MAX_STAKE_MULTIPLIER: i64 = 1_000;
+/// Largest units (positive or negative) of one seat that [`crate::money::money`] takes (`U`).
+pub const MAX_UNITS: i64 = 1_000_000_000;
+/// Largest stake, in minor currency units per unit (`M`).
+pub const MAX_STAKE: i64 = 1_000_000_000;
+
+/// A rule-set amount, `0..=R` (the Python layer asks for at least 1 where 0 makes no sense).
+pub const RULE_UNITS: Limit = Limit {
+    key: "units",
+    min: 0,
+    max: MAX_RULE_UNITS,
+};
+/// A banker-mode stake multiplier, `1..=S`.
+pub const STAKE_MULTIPLIER: Limit = Limit {
+    key: "stakes",
+    min: 1,
+    max: MAX_STAKE_MULTIPLIER,
+};
+/// Units of one seat, `-U..=U`.
+pub const UNITS: Limit = Limit {
+    key: "units",
+    min: -MAX_UNITS,
+    max: MAX_UNITS,
+};
+/// The money stake, `0..=M`.
+pub const STAKE: Limit = Limit {
+    key: "stake",
+    min: 0,
+    max: MAX_STAKE,
+};
+/// The rake cap: any amount `>= 0`.
+pub const RAKE_CAP: Limit = Limit::count("rake cap");
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_worst_settlement_and_its_money_fit_in_i64() {
+        // The chain of the module docs, checked in wider arithmetic.
+        let r = MAX_RULE_UNITS as i128;
+        let s = MAX_STAKE_MULTIPLIER as i128;
+        let seat = 3 * 32 * r * s;
+        assert!(seat + 3 * r < MAX_UNITS as i128);
+        assert!(MAX_UNITS as i128 * MAX_STAKE as i128 <= i64::MAX as i128);
+        assert!(i64::MAX as i128 * 100 * 1_000_000_000 < i128::MAX);
+    }
+
+    #[test]
+    fn limits_name_the_key_and_the_value() {
+        assert_eq!(STAKE.check(5), Ok(5));
+        let e = STAKE.check(-1).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "stake must be an integer from 0 to 1000000000, got -1"
+        );
+        let e = Limit::count("players").index(-3).unwrap_err();
+        assert_eq!(e.to_string(), "players must be an integer >= 0, got -3");
+        assert_eq!(Limit::count("players").index(4), Ok(4));
+        let e = UNITS.error("123456789012345678901234567890");
+        assert!(e
+            .to_string()
+            .ends_with("got 123456789012345678901234567890"));
+    }
+}

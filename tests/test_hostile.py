@@ -78,39 +78,9 @@ fuzz_flow = settings(fuzz, max_examples=max(1, FUZZ // 3))
 
 DOCUMENTED = (ThirteenError, TypeError)
 
-# Defects that belong to the Rust half of issue 9 (the bindings and the core's numeric
-# bounds, fixed on another branch): until they land, these outcomes of these calls are
-# recorded but tolerated. Everything else undocumented fails.
-RUST_HALF: Dict[str, Tuple[str, ...]] = {
-    "money": ("OverflowError", "wrong answer"),
-    "settle": ("OverflowError", "wrong answer"),
-    "escape_payments": ("OverflowError",),
-    "deal": ("OverflowError", "unraisable RecursionError"),
-    "swap_cards": ("OverflowError", "unraisable RecursionError"),
-    "validate_hand": ("OverflowError",),
-    "HandValue.from_raw": ("OverflowError", "PanicException", "ValueError"),
-    "LaneTables.from_counts": ("OverflowError", "PanicException"),
-    # Text the bindings cannot encode (a lone surrogate such as "\ud800"), in any call
-    # that reaches them.
-    "*": ("UnicodeEncodeError",),
-    "evaluate_batch": ("wrong answer", "OverflowError"),
-    "settle_batch": ("wrong answer", "OverflowError"),
-    "RuleSet.from_dict": ("OverflowError",),
-    "Round": ("OverflowError",),
-    "Round.settle": ("OverflowError",),
-    "Table": ("OverflowError",),
-}
-# Defects of the arranger (thirteen.solver, rewritten on another branch): tolerated the
-# same way. Its calls are fuzzed with counts below 1,000 only: a huge ``top``, ``n`` or
-# ``samples`` reserves memory for it and aborts the interpreter (issue 9).
-RUST_HALF.update(
-    {
-        "solve": ("AttributeError", "ValueError", "OverflowError"),
-        "hints": ("AttributeError", "ValueError", "OverflowError"),
-        "complete": ("AttributeError", "ValueError", "OverflowError"),
-        "lane_tables": ("AttributeError", "ValueError", "OverflowError"),
-    }
-)
+# Known defects, by call: outcomes recorded but tolerated (none left since the Rust half
+# of issue 9 landed). Everything else undocumented fails.
+RUST_HALF: Dict[str, Tuple[str, ...]] = {}
 STRICT = os.environ.get("THIRTEEN_FUZZ_STRICT") == "1"
 
 

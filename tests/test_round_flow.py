@@ -179,11 +179,6 @@ def test_table_round_is_a_view_and_a_stale_view_drives_nothing() -> None:
     assert table.to_dict() == before
 
 
-@pytest.mark.xfail(
-    reason="needs the core's money bounds (issue 9, the Rust half): today the core raises "
-    "OverflowError for a stake of 2**63",
-    strict=True,
-)
 def test_a_stake_beyond_the_money_bounds_is_refused_at_once() -> None:
     from thirteen import ThirteenError
 

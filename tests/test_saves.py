@@ -367,7 +367,11 @@ def test_an_edited_result_is_refused(path: Any, value: Any) -> None:
         target = d["result"]
         for step in path[:-1]:
             target = target[step]
-        target[path[-1]] = value
+        # An edit must change the field: a number that already holds the value moves by one.
+        if target[path[-1]] == value and isinstance(value, int):
+            target[path[-1]] = value + 1
+        else:
+            target[path[-1]] = value
 
     rnd = settled()
     assert rnd.result is not None and rnd.result.bankrupt == (1,)

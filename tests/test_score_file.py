@@ -73,11 +73,6 @@ def test_malformed_fields_exit_2_with_a_message(tmp_path: Path, bad: Any, words:
         assert word in r.stderr, (word, r.stderr)
 
 
-@pytest.mark.xfail(
-    reason="needs the core's numeric bounds (issue 9, the Rust half): money(..., 2**62) "
-    "wraps today",
-    strict=True,
-)
 def test_a_stake_of_2_62_is_refused(tmp_path: Path) -> None:
     r = score(tmp_path, table(rules="shisanzhang", stake=2**62))
     assert r.returncode == 2 and "Traceback" not in r.stderr

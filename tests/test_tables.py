@@ -151,3 +151,32 @@ def test_ev_search_equals_a_full_scan(name: str) -> None:
             for banker in ([False, True] if rules.mode == "banker" else [False]):
                 pruned, full, backs, scored = _core._ev_scan(hand, rules, tables, players=players, banker=banker)
                 assert pruned == pytest.approx(full, abs=1e-9), (name, players, hand)
+
+
+def test_lane_table_counts_are_checked() -> None:
+    # Issue 9: a raw value that is no hand's (category 15) used to panic the core.
+    with pytest.raises(thirteen.ThirteenError):
+        thirteen.LaneTables.from_counts(None, [(0xF0000000, 1)], [], [])
+    with pytest.raises(thirteen.LimitError):
+        thirteen.LaneTables.from_counts(None, [(-1, 1)], [], [])
+    with pytest.raises(thirteen.LimitError):
+        thirteen.LaneTables.from_counts(None, [], [(2**40, 1)], [])
+    pair = thirteen.evaluate("Ah Ad 3c").value
+    with pytest.raises(thirteen.LimitError):
+        thirteen.LaneTables.from_counts(None, [(pair, -5)], [], [])
+    # A 3-card value is not a 5-card lane's.
+    with pytest.raises(thirteen.ThirteenError):
+        thirteen.LaneTables.from_counts(None, [], [(pair, 1)], [])
+    assert thirteen.LaneTables.from_counts(None, [(pair, 2)], [], []).samples == 2
+
+
+def test_train_arguments_are_bounded() -> None:
+    rules = RuleSet.preset("western-2-4")
+    with pytest.raises(thirteen.LimitError):
+        thirteen.train(rules, deals=2**70)
+    with pytest.raises(thirteen.LimitError):
+        thirteen.train(rules, seed=-1)
+    with pytest.raises(TypeError):
+        thirteen.train(rules, iterations=True)
+    with pytest.raises(TypeError):
+        thirteen.train("kaixin")  # type: ignore[arg-type]

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from thirteen import _core
+from thirteen.errors import LimitError
 from thirteen.rules import RuleSet
 from thirteen.table_store import SizeTables, TableSet, play_key, size_groups
 
@@ -57,10 +58,13 @@ def train(
         ``solve`` use it for every rule set with the same play key.
 
     Raises:
-        PlayerCountError: a size the rules do not allow; ValueError: ``deals`` or
-        ``iterations`` below 1, ``tolerance`` negative.
+        PlayerCountError: a size the rules do not allow; LimitError: ``deals`` outside 1 to
+        10**8, ``iterations`` outside 1 to 10**4, ``seed`` outside 0 to 2**64 − 1, a negative
+        or infinite ``tolerance``; TypeError: an argument of the wrong type.
     """
     rules = rules if rules is not None else RuleSet.default()
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a thirteen.RuleSet or None, not {type(rules).__name__}")
     sizes = sorted(set(players)) if players is not None else sorted(rules.players)
     for p in sizes:
         if p not in rules.players:
@@ -71,8 +75,18 @@ def train(
                 got=p,
                 allowed=tuple(rules.players),
             )
-    if deals < 1 or iterations < 1 or not tolerance >= 0:
-        raise ValueError("deals and iterations must be at least 1 and tolerance at least 0")
+    for name, value, most in (("deals", deals, 10**8), ("iterations", iterations, 10**4), ("seed", seed, 2**64 - 1)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+        least = 0 if name == "seed" else 1
+        if not least <= value <= most:
+            raise LimitError(f"{name} must be from {least} to {most}, got {value}",
+                             key=name, value=str(value), minimum=least, maximum=most)
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)):
+        raise TypeError(f"tolerance must be a number, not {type(tolerance).__name__}")
+    if not 0 <= tolerance < float("inf"):
+        raise LimitError(f"tolerance must be a number from 0, got {tolerance}", key="tolerance",
+                         value=str(tolerance), minimum=0, maximum=None)
     groups = [tuple(p for p in g if p in sizes) for g in size_groups(rules)]
     out_sizes: List[SizeTables] = []
     for group in (g for g in groups if g):

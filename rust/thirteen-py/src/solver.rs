@@ -4,11 +4,12 @@ use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use thirteen_core as core;
+use thirteen_core::limits::Limit;
 use thirteen_core::{Error, Lane};
 
 use crate::arrangements::PyArrangement;
 use crate::cards::PyCard;
-use crate::convert::{extract_cards, thirteen_cards, with_rules, RulesArg};
+use crate::convert::{extract_cards, thirteen_cards, with_rules, Int, RulesArg};
 use crate::errors::{to_pyerr, IntoPy};
 use crate::pickle::Reduced;
 use crate::rules::PyRules;
@@ -97,12 +98,39 @@ impl PyLaneTables {
     #[staticmethod]
     #[pyo3(signature = (rules, front, middle, back))]
     fn from_counts(
+        py: Python<'_>,
         rules: Option<&Bound<'_, PyAny>>,
-        front: Vec<(u32, u64)>,
-        middle: Vec<(u32, u64)>,
-        back: Vec<(u32, u64)>,
+        front: Vec<(Int, Int)>,
+        middle: Vec<(Int, Int)>,
+        back: Vec<(Int, Int)>,
     ) -> PyResult<Self> {
-        let counts = [front, middle, back];
+        // Every value a hand value of its lane's size, every count from 0 to 2**63 − 1.
+        let lane = |pairs: Vec<(Int, Int)>, size: usize| -> PyResult<Vec<(u32, u64)>> {
+            pairs
+                .into_iter()
+                .map(|(v, c)| {
+                    let raw = v.within(
+                        py,
+                        &Limit {
+                            key: "value",
+                            min: 0,
+                            max: u32::MAX as i64,
+                        },
+                    )?;
+                    let value = core::HandValue::from_raw(raw as u32, size).py_err(py)?;
+                    let count = c.within(
+                        py,
+                        &Limit {
+                            key: "count",
+                            min: 0,
+                            max: i64::MAX,
+                        },
+                    )?;
+                    Ok((value.raw(), count as u64))
+                })
+                .collect()
+        };
+        let counts = [lane(front, 3)?, lane(middle, 5)?, lane(back, 5)?];
         let kept = rules_object(rules)?;
         with_rules(rules, |r| {
             Ok(PyLaneTables {

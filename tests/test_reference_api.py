@@ -26,7 +26,8 @@ ONLY_IN_PACKAGE = {
     "Solution", "Hint", "LaneTables", "RoundResult", "TablePlayer", "TableRoundReport",
     "LevelChange", "LevelInfo", "ThirteenError", "CardError", "CountError",
     "DuplicateCardError", "FouledError", "FalseSpecialError", "PlayerCountError",
-    "SurrenderError", "RuleSetError", "RoundStateError", "CardNotHeldError", "TableError",
+    "SurrenderError", "RuleSetError", "LimitError", "RoundStateError", "CardNotHeldError",
+    "TableError",
     "CardsLike", "Submission", "PlayerId", "__version__",
 }
 ONLY_IN_REFERENCE = {"greedy", "completions"}

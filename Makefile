@@ -38,8 +38,9 @@ bench:
 	cargo bench -p thirteen-core
 
 ## The shipped lane tables: `thirteen train` with its defaults, one file per play key
-## (kaixin-swap plays with kaixin's tables: swapping does not change the play key).
-TABLE_PRESETS := kaixin kaixin-extra shisanzhang bianfeng luosong western-2-4 western-1-6
+## (kaixin-swap plays with kaixin's tables: swapping does not change the play key; `default`
+## is RuleSet.default(), the rules of calls without a rule set).
+TABLE_PRESETS := default kaixin kaixin-extra shisanzhang bianfeng luosong western-2-4 western-1-6
 tables:
 	rm -f python/thirteen/tables/*.json.gz
 	for p in $(TABLE_PRESETS); do $(VENV)/bin/thirteen train --rules $$p --out python/thirteen/tables/$$p.json.gz --quiet || exit 1; done

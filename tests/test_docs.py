@@ -62,7 +62,7 @@ def test_readme_examples_pass_mypy_strict(tmp_path: Path) -> None:
 
 
 def test_house_toml_has_every_key_and_loads() -> None:
-    rules = RuleSet.from_toml(str(DOCS / "house.toml"))
+    rules = RuleSet.load(DOCS / "house.toml")
     assert rules.name == "house" and rules.horse_card == "Ah"
     raw = tomllib.loads((DOCS / "house.toml").read_text(encoding="utf-8"))
     # Every key of a rule set is written out (RULES.md 6), plus `base`.

@@ -360,7 +360,7 @@ def test_null_removes_optional_table() -> None:
     assert r.escape is None
 
 
-def test_from_toml(tmp_path: Path) -> None:
+def test_load_toml(tmp_path: Path) -> None:
     path = tmp_path / "house.toml"
     path.write_text(
         'base = "kaixin"\n'
@@ -371,7 +371,7 @@ def test_from_toml(tmp_path: Path) -> None:
         "players = [3, 4]\n",
         encoding="utf-8",
     )
-    r = RuleSet.from_toml(path)
+    r = RuleSet.load(path)
     kaixin = RuleSet.preset("kaixin")
     assert r.name == "house"
     assert r.lane_values.front == LaneTable(2)
@@ -381,10 +381,11 @@ def test_from_toml(tmp_path: Path) -> None:
     assert r.horse_card == "As"
     assert r.players == (3, 4)
     assert r.scoop == kaixin.scoop
-    assert RuleSet.from_toml(str(path)) == r
+    assert RuleSet.load(str(path)) == r
+    assert RuleSet.from_toml(path.read_text(encoding="utf-8")) == r
 
 
-def test_from_json_file_and_text(tmp_path: Path) -> None:
+def test_load_json_and_json_text(tmp_path: Path) -> None:
     data = {
         "base": "bianfeng",
         "lane_values": {"back": {"base": 2}},
@@ -392,14 +393,14 @@ def test_from_json_file_and_text(tmp_path: Path) -> None:
     }
     path = tmp_path / "house.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    r = RuleSet.from_json(path)
+    r = RuleSet.load(path)
     bianfeng = RuleSet.preset("bianfeng")
     assert r.lane_values.back == LaneTable(2)
     assert r.lane_values.front == bianfeng.lane_values.front
     assert r.lane_values.middle == bianfeng.lane_values.middle
     assert dict(r.specials) == {"dragon": 52}
     assert r.special_tiers == (("dragon",),)
-    assert RuleSet.from_json(str(path)) == r
+    assert RuleSet.load(str(path)) == r
     assert RuleSet.from_json(json.dumps(data)) == r
 
 
@@ -407,7 +408,7 @@ def test_bad_toml_and_json(tmp_path: Path) -> None:
     path = tmp_path / "bad.toml"
     path.write_text("wheel = \n", encoding="utf-8")
     with pytest.raises(RuleSetError) as info:
-        RuleSet.from_toml(path)
+        RuleSet.load(path)
     assert info.value.key is None
     with pytest.raises(RuleSetError) as info:
         RuleSet.from_json("{not json")
@@ -415,7 +416,7 @@ def test_bad_toml_and_json(tmp_path: Path) -> None:
     path = tmp_path / "list.json"
     path.write_text("[1, 2]", encoding="utf-8")
     with pytest.raises(RuleSetError) as info:
-        RuleSet.from_json(path)
+        RuleSet.load(path)
     assert info.value.key is None
 
 

@@ -56,6 +56,7 @@ from thirteen.errors import (
     LimitError,
     PlayerCountError,
     RuleSetError,
+    SaveError,
     SurrenderError,
     ThirteenError,
 )
@@ -64,15 +65,13 @@ from thirteen.rules import RuleSet
 from thirteen.solver import Hint, Solution, complete, hints, solve, solve_batch
 from thirteen.table_store import TableSet, TablesWarning, clear_cache as clear_table_cache, lane_tables, register_tables
 from thirteen.training import train
+from thirteen.round import CardNotHeldError, Round, RoundResult, RoundStateError
 from thirteen.table import (
-    CardNotHeldError,
     LevelChange,
-    Round,
-    RoundResult,
-    RoundStateError,
     Table,
     TableError,
     TablePlayer,
+    TableRound,
     TableRoundReport,
 )
 
@@ -138,11 +137,13 @@ __all__ = [
     "PlayerCountError",
     "SurrenderError",
     "RuleSetError",
+    "SaveError",
     "LimitError",
     "Round",
     "RoundResult",
     "Table",
     "TablePlayer",
+    "TableRound",
     "TableRoundReport",
     "LevelChange",
     "RoundStateError",

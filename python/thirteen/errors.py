@@ -20,6 +20,7 @@ __all__ = [
     "PlayerCountError",
     "SurrenderError",
     "RuleSetError",
+    "SaveError",
     "LimitError",
 ]
 
@@ -129,6 +130,18 @@ class RuleSetError(ThirteenError):
     """An invalid rule set (RULES.md 6): ``key`` is the dotted path of the offending key."""
 
     kind = "rule_set"
+    _fields = ("key",)
+    key: Optional[str]
+
+
+class SaveError(ThirteenError):
+    """A saved round or table that cannot be trusted: not JSON or not a save, a field of
+    the wrong shape, a state no play could reach (hands that are not the seeded deal,
+    cards the deck does not have, a result that does not match the submissions, repeated
+    seats or players), or a missing or wrong signature. ``key`` is the path of the
+    offending field in the save (``"escaped[1]"``, ``"round.deal.hands"``), when known."""
+
+    kind = "bad_save"
     _fields = ("key",)
     key: Optional[str]
 

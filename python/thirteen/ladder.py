@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from importlib.resources import files
 from typing import Any, Dict, Iterable, Mapping, NoReturn, Optional, Tuple, Union
 
+from ._plain import describe, short
 from .errors import RuleSetError, ThirteenError
 
 if sys.version_info >= (3, 11):
@@ -161,7 +162,7 @@ class Ladder:
                 _fail(
                     f"{where}.level",
                     f"expected {index + 1} (levels are numbered 1, 2, 3, ... lowest "
-                    f"first), got {item.level!r}",
+                    f"first), got {short(item.level)}",
                 )
             if not _is_int(item.threshold) or item.threshold < 0:
                 _fail(
@@ -201,7 +202,7 @@ class Ladder:
         """
         if not isinstance(name, str) or name not in LADDER_NAMES:
             raise ThirteenError(
-                f"unknown ladder {name!r} (expected one of "
+                f"unknown ladder {short(name)} (expected one of "
                 f"{', '.join(repr(n) for n in LADDER_NAMES)})"
             )
         cached = _CACHE.get(name)
@@ -397,6 +398,8 @@ def _ladder(ladder: Union[str, Ladder]) -> Ladder:
 def _parse_toml(text: str, origin: str) -> Dict[str, Any]:
     try:
         return tomllib.loads(text)
+    except RecursionError:
+        raise RuleSetError(f"invalid TOML in {origin}: nested too deep", key=None) from None
     except tomllib.TOMLDecodeError as exc:
         raise RuleSetError(f"invalid TOML in {origin}: {exc}", key=None) from exc
 
@@ -415,7 +418,7 @@ def _check_score(score: Any) -> int:
             f"score must be a whole number, got {_describe(score)}"
         ) from None
     if value < 0:
-        raise ThirteenError(f"score must be >= 0, got {value}")
+        raise ThirteenError(f"score must be >= 0, got {short(value)}")
     return value
 
 
@@ -428,5 +431,4 @@ def _listing(values: Iterable[Any]) -> str:
     return ", ".join(repr(value) for value in values)
 
 
-def _describe(value: Any) -> str:
-    return f"{type(value).__name__} {value!r}"
+_describe = describe

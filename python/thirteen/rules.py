@@ -56,6 +56,7 @@ from typing import (
     Union,
 )
 
+from thirteen._plain import describe, short, too_nested
 from thirteen.errors import RuleSetError
 from thirteen.limits import MAX_RULE_UNITS
 
@@ -364,6 +365,7 @@ class RuleSet:
     cut: bool = False
 
     def __post_init__(self) -> None:
+        _shallow({f.name: getattr(self, f.name) for f in _FIELDS}, "")
         raw = {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
         for name, value in _parse(raw).items():
             object.__setattr__(self, name, value)
@@ -412,6 +414,7 @@ class RuleSet:
         Raises:
             RuleSetError: the first problem, with ``key`` its dotted path.
         """
+        _shallow(data, "")
         table = _table(data, "")
         for key in table:
             if key != "base" and key not in _FIELD_NAMES:
@@ -427,42 +430,72 @@ class RuleSet:
         return _build(raw)
 
     @classmethod
-    def from_toml(cls, path: Union[str, os.PathLike[str]]) -> RuleSet:
-        """A rule set from a TOML file in the format of RULES.md 6 (see :meth:`from_dict`).
+    def from_toml(cls, text: Union[str, bytes, Mapping[str, Any]]) -> RuleSet:
+        """A rule set from TOML text in the format of RULES.md 6 (see :meth:`from_dict`).
+        A file is read with :meth:`load`; text is never taken for a path.
+
+        Args:
+            text: the TOML document (``str``, or UTF-8 ``bytes``), or its parsed dict.
 
         Raises:
-            RuleSetError: invalid TOML (``key = None``) or an invalid rule set.
-            OSError: the file cannot be read.
+            RuleSetError: invalid TOML or UTF-8, or nested too deep (``key = None``), or
+                an invalid rule set.
+            TypeError: ``text`` is not text, bytes or a mapping (a path or a file
+                descriptor number included).
         """
-        with open(path, "rb") as handle:
-            try:
-                data = tomllib.load(handle)
-            except tomllib.TOMLDecodeError as exc:
-                raise RuleSetError(
-                    f"invalid TOML in {os.fspath(path)!s}: {exc}", key=None
-                ) from exc
-        return cls.from_dict(data)
+        return cls.from_dict(_decode(text, "TOML", "from_toml"))
 
     @classmethod
-    def from_json(cls, path_or_text: Union[str, os.PathLike[str]]) -> RuleSet:
-        """A rule set from JSON: the text itself (a string starting with ``{``) or a
-        file path (see :meth:`from_dict`; ``null`` means an absent key).
+    def from_json(cls, text: Union[str, bytes, Mapping[str, Any]]) -> RuleSet:
+        """A rule set from JSON text (see :meth:`from_dict`; ``null`` means an absent
+        key). A file is read with :meth:`load`; text is never taken for a path.
+
+        Args:
+            text: the JSON document (``str``, or UTF-8 ``bytes``), or its parsed dict.
 
         Raises:
-            RuleSetError: invalid JSON or not an object (``key = None``), or an invalid
-                rule set.
-            OSError: the file cannot be read.
+            RuleSetError: invalid JSON or UTF-8, not an object, or nested too deep
+                (``key = None``), or an invalid rule set.
+            TypeError: ``text`` is not text, bytes or a mapping (a path or a file
+                descriptor number included).
         """
-        if isinstance(path_or_text, str) and path_or_text.lstrip().startswith("{"):
-            text, origin = path_or_text, "JSON text"
-        else:
-            with open(path_or_text, encoding="utf-8") as handle:
-                text, origin = handle.read(), os.fspath(path_or_text)
+        return cls.from_dict(_decode(text, "JSON", "from_json"))
+
+    @classmethod
+    def load(
+        cls, path: Union[str, os.PathLike[str]], format: Optional[str] = None
+    ) -> RuleSet:
+        """A rule set from a file: TOML or JSON, as ``format`` says or else as the file's
+        suffix says (``.toml``, ``.json``; any case). The content is never used to guess.
+
+        Args:
+            path: the file's path (``str`` or ``os.PathLike``).
+            format: ``"toml"``, ``"json"`` or ``None`` (from the suffix).
+
+        Raises:
+            RuleSetError: an unknown format or suffix, a file over 1 MiB, or the errors
+                of :meth:`from_toml` / :meth:`from_json` (the message names the file).
+            OSError: the file cannot be read.
+            TypeError: ``path`` is not a path.
+        """
+        if not isinstance(path, (str, os.PathLike)) or isinstance(path, bytes):
+            raise TypeError(f"path must be a str or os.PathLike, got {type(path).__name__}")
+        name = os.fspath(path)
+        if format is None:
+            format = _SUFFIX_FORMATS.get(os.path.splitext(name)[1].lower())
+            if format is None:
+                _fail(None, f"cannot tell the format of {name!s}: name it .toml or .json, "
+                      "or pass format='toml' or 'json'")
+        elif not isinstance(format, str) or format not in _FORMATS:
+            _fail(None, f"format must be 'toml' or 'json', got {short(format)}")
+        with open(path, "rb") as handle:
+            raw = handle.read(_MAX_FILE + 1)
+        if len(raw) > _MAX_FILE:
+            _fail(None, f"{name!s} is larger than {_MAX_FILE} bytes: not a rule-set file")
         try:
-            data = json.loads(text)
-        except ValueError as exc:
-            raise RuleSetError(f"invalid JSON in {origin!s}: {exc}", key=None) from exc
-        return cls.from_dict(data)
+            return cls.from_dict(_decode(raw, _FORMATS[format], "load"))
+        except RuleSetError as exc:
+            raise RuleSetError(f"{name!s}: {exc.message}", key=exc.key) from exc
 
     def replace(self, **overrides: Any) -> RuleSet:
         """A validated copy with some keys changed, merged as a file's overrides on a
@@ -478,6 +511,7 @@ class RuleSet:
         for key in overrides:
             if key not in _FIELD_NAMES:
                 _unknown(key, _FIELD_NAMES)
+            _shallow(overrides[key], key)
         plain = {key: _plain(value) for key, value in overrides.items()}
         return _build(_merge(self.to_dict(), plain))
 
@@ -550,7 +584,8 @@ class RuleSet:
         _fail(f"specials.{key}", "not a special this rule set recognises")
 
 
-_FIELD_NAMES: Tuple[str, ...] = tuple(f.name for f in dataclasses.fields(RuleSet))
+_FIELDS = dataclasses.fields(RuleSet)
+_FIELD_NAMES: Tuple[str, ...] = tuple(f.name for f in _FIELDS)
 _PRESET_CACHE: Dict[str, RuleSet] = {}
 _PRESET_RAW_CACHE: Dict[str, Dict[str, Any]] = {}
 
@@ -651,6 +686,46 @@ def _fail(key: Optional[str], problem: str) -> NoReturn:
     raise RuleSetError(where + problem, key=key or None)
 
 
+#: The deepest a rule set nests: the file's top level, ``lane_values``, a lane, its value.
+_MAX_DEPTH = 8
+
+#: The largest rule-set file :meth:`RuleSet.load` reads, in bytes.
+_MAX_FILE = 1 << 20
+
+_FORMATS = {"toml": "TOML", "json": "JSON"}
+_SUFFIX_FORMATS = {".toml": "toml", ".json": "json"}
+
+
+def _shallow(value: Any, key: str) -> None:
+    """Refuses data nested deeper than any rule set is, before recursive code sees it."""
+    problem = too_nested(value, _MAX_DEPTH)
+    if problem is not None:
+        _fail(key, problem)
+
+
+def _decode(text: Any, kind: str, caller: str) -> Any:
+    """The parsed document of JSON or TOML text (``str`` or UTF-8 ``bytes``), or a
+    mapping as it is."""
+    if isinstance(text, Mapping):
+        return text
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            _fail(None, f"the {kind} text is not UTF-8: {exc}")
+    if not isinstance(text, str):
+        raise TypeError(
+            f"RuleSet.{caller} takes {kind} text (str or bytes) or a dict, got "
+            f"{type(text).__name__}; read a file with RuleSet.load(path)"
+        )
+    try:
+        return json.loads(text) if kind == "JSON" else tomllib.loads(text)
+    except RecursionError:
+        _fail(None, f"invalid {kind}: nested too deep")
+    except ValueError as exc:
+        _fail(None, f"invalid {kind}: {exc}")
+
+
 def _unknown(key: str, expected: Iterable[str]) -> NoReturn:
     _fail(key, f"unknown key (expected one of {_listing(expected)})")
 
@@ -659,12 +734,7 @@ def _listing(values: Iterable[Any]) -> str:
     return ", ".join(repr(value) for value in values)
 
 
-def _describe(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"bool {str(value).lower()}"
-    return f"{type(value).__name__} {value!r}"
+_describe = describe
 
 
 def _join(parent: str, child: Any) -> str:
@@ -695,9 +765,9 @@ def _int(
     if isinstance(value, bool) or not isinstance(value, int):
         _fail(key, f"expected an integer, got {_describe(value)}")
     if minimum is not None and value < minimum:
-        _fail(key, f"must be at least {minimum}, got {value}")
+        _fail(key, f"must be at least {minimum}, got {short(value)}")
     if maximum is not None and value > maximum:
-        _fail(key, f"must be at most {maximum}, got {value}")
+        _fail(key, f"must be at most {maximum}, got {short(value)}")
     return int(value)
 
 
@@ -718,7 +788,7 @@ def _choice(value: Any, key: str, choices: Tuple[Any, ...]) -> Any:
         kind = "an integer" if expected is int else "text"
         _fail(key, f"expected {kind} ({_listing(choices)}), got {_describe(value)}")
     if value not in choices:
-        _fail(key, f"must be one of {_listing(choices)}, got {value!r}")
+        _fail(key, f"must be one of {_listing(choices)}, got {short(value)}")
     return value
 
 
@@ -945,7 +1015,7 @@ def _royals_from(value: Any) -> str:
     if text == "10":
         text = "T"
     if text not in ("J", "T"):
-        _fail(key, f"must be 'J' or 'T', got {value!r}")
+        _fail(key, f"must be 'J' or 'T', got {short(value)}")
     return text
 
 
@@ -968,7 +1038,7 @@ def _card(value: Any, key: str) -> str:
     if rank not in _RANKS or suit is None:
         _fail(
             key,
-            f"not a card: {value!r} (rank 2-9, T or 10, J, Q, K, A, "
+            f"not a card: {short(value)} (rank 2-9, T or 10, J, Q, K, A, "
             "then suit s h c d or ♠ ♥ ♣ ♦)",
         )
     return rank + suit

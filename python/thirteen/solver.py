@@ -28,6 +28,7 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from thirteen import _core
 from thirteen._core import Arrangement, Card, Declaration, LaneTables, SpecialHand
+from thirteen.errors import LimitError
 from thirteen.rules import RuleSet
 from thirteen.table_store import lane_tables
 
@@ -51,11 +52,14 @@ MAX_SAMPLES = 10_000_000
 
 def _count(name: str, value: Any, most: int) -> int:
     """``value`` as an int from 1 to ``most``: TypeError for a non-integer (bool included),
-    ValueError naming ``name`` outside the range."""
+    LimitError naming ``name`` outside the range."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"{name} must be an int, not {type(value).__name__}")
     if not 1 <= value <= most:
-        raise ValueError(f"{name} must be from 1 to {most}, got {value}")
+        raise LimitError(
+            f"{name} must be from 1 to {most}, got {value}",
+            key=name, value=str(value), minimum=1, maximum=most,
+        )
     return value
 
 
@@ -173,14 +177,16 @@ def solve(
 
     Raises:
         CountError, DuplicateCardError, CardError: a bad hand; PlayerCountError: a table size
-        the rules do not allow; ValueError: an unknown strategy.
+        the rules do not allow; LimitError: ``top`` outside 1 to 1,000 or ``samples``
+        outside 1 to 10,000,000; TypeError: ``rules`` not a RuleSet, a count not an int, a
+        strategy other than ``"ev"``, ``"mc"``, ``"greedy"``.
     """
     rules = _rules(rules)
     as_banker = _context(rules, players, banker)
     top = _count("top", top, MAX_TOP)
     samples = _count("samples", samples, MAX_SAMPLES)
     if strategy not in ("ev", "mc", "greedy"):
-        raise ValueError(f"strategy must be 'ev', 'mc' or 'greedy', got {strategy!r}")
+        raise TypeError(f"strategy must be 'ev', 'mc' or 'greedy', got {strategy!r}")
     tables = tables if tables is not None else lane_tables(rules, players)
     kept, choices = _core._solve(
         hand,
@@ -267,7 +273,7 @@ def complete(
     """
     rules = _rules(rules)
     as_banker = _context(rules, players, banker)
-    limit = _count("limit", limit, MAX_TOP)
+    limit = _count("limit", limit, 2**63 - 1)  # only truncates: a limit above the count is "all"
     choices = _core._complete(
         hand,
         rules,

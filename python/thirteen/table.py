@@ -1,64 +1,22 @@
-"""The server-facing round flow: one round (:class:`Round`) and a room across rounds
-(:class:`Table`) (RULES.md 5 and 7).
+"""A room across rounds (RULES.md 7 and 8): :class:`Table` and its reports.
 
-A server drives a :class:`Round` through its phases::
+A :class:`Table` (a room, 房间) seats players with balances across rounds, starts rounds
+(:class:`~thirteen.round.Round`), applies their money to the balances, moves players on
+the level ladders (RULES.md 8) and stands players up: bankrupt (破产), by request after
+the round (自动站起), after a disconnection (断线) they did not come back from, or after
+leaving mid-round (强退). Balances are money: integer minor currency units.
 
-    "new" --deal()--> "swap" --finish_swap()--> "arrange" --settle()--> "settled"
+Seats: a :class:`Table` has its own seat numbers ``0 .. size-1``; the players seated when
+a round starts are dealt in, in table-seat order, as round seats ``0, 1, ...``.
 
-(``"swap"`` only when the rule set has swap-three, 换三张). Every method validates fully
-before it changes anything: when it raises, the round is exactly as it was. A round is
-plain data (:meth:`Round.to_dict` / :meth:`Round.from_dict`, :meth:`Round.to_json` /
-:meth:`Round.from_json`): a round saved mid-way and resumed settles exactly like one that
-was not.
-
-A :class:`Table` (a room, 房间) seats players with balances across rounds, starts rounds,
-applies their money to the balances, moves players on the level ladders (RULES.md 8) and
-stands players up: bankrupt (破产), by request after the round (自动站起), after a
-disconnection (断线) they did not come back from, or after leaving mid-round (强退).
-
-Units and money: *units* (注 / 水) are what the scoring of RULES.md 5 counts; *money* is
-units × the stake, in integer minor currency units (e.g. cents), less the rake (服务费)
-on winnings. Balances are money.
-
-Seats: a :class:`Round` numbers its seats ``0 .. n-1`` (the seat order of the deal,
-counterclockwise, RULES.md 7); errors from a round name the seat in ``player``. A
-:class:`Table` has its own seat numbers ``0 .. size-1``; the players seated when a round
-starts are dealt in, in table-seat order, as round seats ``0, 1, ...``.
-
-Chinese terms: 代打 auto-arrange (the engine plays a seat), 断线 disconnect, 强退 / 逃跑
-leaving mid-round (escape), 破产 bankrupt, 自动站起 stand up after the round, 换三张
-swap-three, 切牌 the cut, 报到 declaring a special hand, 庄家 the banker.
+The round names (:class:`Round`, :class:`RoundResult`, their errors) are re-exported
+here, so ``from thirteen.table import Round`` keeps working.
 
 Choices this module makes where RULES.md is silent:
 
-* Without a seed the deal and the swap shuffle come from the operating system's secure
-  random source (as RULES.md 7.1 says) and the round records no seed: such a round cannot
-  be replayed from a seed, but it can still be saved and resumed (the hands are saved).
-* A seat submits once: a second :meth:`Round.submit` (or :meth:`Round.auto`,
-  :meth:`Round.surrender`) for a seat that has submitted or surrendered is refused.
-  Submissions are accepted only in the ``"arrange"`` phase; swap-three gifts only in the
-  ``"swap"`` phase, where a second :meth:`Round.give` replaces the first.
-* A disconnected seat (:meth:`Round.disconnect`) that has not submitted when the round is
-  settled is always auto-arranged (代打, reason ``"disconnect"``); other missing seats
-  only with ``settle(auto_missing=True)`` (reason ``"timeout"``).
-* Escape (强退) is possible in the ``"swap"`` and ``"arrange"`` phases, also after the seat
-  submitted (its submission is dropped). The remaining seats are settled as a table of
-  their own size (so a home run's ``min_players`` counts the seats still in); when the
-  rule set does not allow that size, it is settled under a copy of the rules that does.
-  In banker mode an escaped banker leaves nobody to compare with: every other seat's
-  result is 0. A single remaining seat has result 0 and no settlement.
-* Several seats may escape; at least one must stay. Each leaver pays separately, as
-  RULES.md 5 says, and only seats still in receive: for ``to = "split"`` the payment is
-  computed on the table of the remaining seats plus that leaver; for ``to = "winner"``
-  the amount is ``by_players[n]`` with ``n`` all seats dealt in.
-* With no ``escape`` rule, :meth:`Round.escape` marks the seat disconnected and, in the
-  ``"arrange"`` phase, auto-arranges it at once (reason ``"disconnect"``).
-* A surrendered seat is settled with its first 13 cards as a placeholder arrangement (the
-  core skips a surrendered seat's lanes and foul check).
-* Bankrupt (破产): a seat whose balance after the round is below ``min_balance``;
-  ``min_balance=None`` means 1 (a player with nothing left is bankrupt). Balances may go
-  below zero (a loss is never capped); the level ladders read a negative balance or
-  point total as 0.
+* A player whose balance falls below the table's ``min_balance`` after a round is
+  bankrupt (破产) and stood up. Balances may go below zero (a loss is never capped); the
+  level ladders read a negative balance or point total as 0.
 * The banker of a table round is the first player in seat order unless
   :meth:`Table.start_round` names one; there is no automatic rotation.
 * :meth:`Table.disconnect` or :meth:`Table.leave` for a player who is not dealt in to the
@@ -68,25 +26,29 @@ Choices this module makes where RULES.md is silent:
 
 from __future__ import annotations
 
-import json
-from collections import Counter
 from dataclasses import dataclass, replace
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
-from thirteen import _core
-from thirteen._core import Arrangement, Card, Declaration
-from thirteen.errors import (
-    CountError,
-    DuplicateCardError,
-    FalseSpecialError,
-    FouledError,
-    PlayerCountError,
-    SurrenderError,
-    ThirteenError,
-)
+from thirteen import _core, saves
+from thirteen._core import Card
+from thirteen._plain import short
+from thirteen.errors import PlayerCountError, ThirteenError
 from thirteen.ladder import Ladder, LevelInfo, level_change
+from thirteen.round import (
+    AUTO_REASONS,
+    PHASES,
+    CardNotHeldError,
+    PlayerId,
+    Round,
+    RoundResult,
+    RoundStateError,
+    Submission,
+    _check_player_id,
+    _is_int,
+    _JsonState,
+    _normal_rake,
+)
 from thirteen.rules import RuleSet
-from thirteen.solver import Hint, hints as _hints, solve as _solve
 
 __all__ = [
     "Round",
@@ -98,59 +60,12 @@ __all__ = [
     "RoundStateError",
     "CardNotHeldError",
     "TableError",
+    "TableRound",
     "AUTO_REASONS",
     "PHASES",
 ]
 
-#: The phases of a round, in order (``"swap"`` only with swap-three, 换三张).
-PHASES: Tuple[str, ...] = ("new", "swap", "arrange", "settled")
-
-#: Why a seat was auto-arranged (代打): ran out of time, or disconnected (断线).
-AUTO_REASONS: Tuple[str, ...] = ("timeout", "disconnect")
-
-_ROUND_FORMAT = "thirteen.round/1"
-_TABLE_FORMAT = "thirteen.table/1"
-
-PlayerId = Union[str, int]
-CardsLike = Union[str, Sequence[Union[Card, str]]]
-Submission = Union[Arrangement, Declaration]
-
-
-# ----------------------------------------------------------------------------- errors
-
-
-
-class _JsonState:
-    """``to_json`` / ``from_json`` over a class's ``to_dict`` / ``from_dict``."""
-
-    def to_json(self) -> str:
-        """:meth:`to_dict` as JSON text."""
-        return json.dumps(self.to_dict(), ensure_ascii=False, sort_keys=True)  # type: ignore[attr-defined]
-
-    @classmethod
-    def from_json(cls, text: str) -> Any:
-        """The object :meth:`to_json` wrote (see ``from_dict``)."""
-        return cls.from_dict(json.loads(text))  # type: ignore[attr-defined]
-
-class RoundStateError(ThirteenError):
-    """An action the round's state does not allow: the wrong phase, a seat that already
-    submitted, escaped or surrendered, seats still missing at settlement.
-
-    Attributes: ``player`` (the seat, when one is concerned) and ``phase`` (the round's
-    phase).
-    """
-
-    kind = "round_state"
-    _fields = ("player", "phase")
-
-
-class CardNotHeldError(ThirteenError):
-    """A submitted or given card that the seat does not hold (another seat's card, a card
-    not dealt, or more copies than the seat holds): ``card`` (canonical text) and
-    ``player`` (the seat)."""
-
-    kind = "card_not_held"
-    _fields = ("card", "player")
+_TABLE_FORMAT = saves.TABLE_FORMAT
 
 
 class TableError(ThirteenError):
@@ -167,978 +82,12 @@ class TableError(ThirteenError):
 # ----------------------------------------------------------------------------- helpers
 
 
-def _cards(value: CardsLike) -> List[Card]:
-    """Cards from text (``"As Kd"``) or a sequence of :class:`Card` / card text."""
-    if isinstance(value, str):
-        return list(_core.parse_cards(value))
-    out: List[Card] = []
-    for item in value:
-        out.append(item if isinstance(item, Card) else Card(str(item)))
-    return out
-
-
-def _text(cards: Sequence[Card]) -> str:
-    return _core.format_cards(list(cards)) if cards else ""
-
-
-def _parse(text: str) -> Tuple[Card, ...]:
-    return tuple(_core.parse_cards(text)) if text else ()
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _check_player_id(player: Any) -> None:
-    if not (isinstance(player, str) or _is_int(player)):
-        raise TypeError(f"a player id must be a str or an int, got {player!r}")
-
-
-def _normal_rake(rake: Any) -> Optional[Tuple[Union[int, str], Optional[int]]]:
-    """``(percent, cap)`` with a float percent turned into its decimal text (JSON-exact)."""
-    if rake is None:
-        return None
-    try:
-        percent, cap = rake
-    except (TypeError, ValueError):
-        raise ThirteenError(f"rake must be (percent, cap) or None, got {rake!r}") from None
-    if isinstance(percent, float):
-        percent = repr(percent)
-    if cap is not None and not _is_int(cap):
-        raise ThirteenError(f"rake cap must be an integer or None, got {cap!r}")
-    out = (percent, cap)
-    _core.money([1], 1, out)  # validates the percent and the cap (ThirteenError)
-    return out
-
-
-def _submission_to_dict(sub: Submission) -> Dict[str, Any]:
-    if isinstance(sub, Arrangement):
-        return {"front": _text(sub.front), "middle": _text(sub.middle), "back": _text(sub.back)}
-    return {"special": sub.special, "cards": _text(sub.cards)}
-
-
-def _submission_from(value: Any, rules: RuleSet) -> Submission:
-    """An :class:`Arrangement` / :class:`Declaration`, or one in dict form (as saved)."""
-    if isinstance(value, (Arrangement, Declaration)):
-        return value
-    if isinstance(value, Mapping):
-        if set(value) == {"front", "middle", "back"}:
-            return Arrangement(
-                _cards(value["front"]), _cards(value["middle"]), _cards(value["back"]), rules
-            )
-        if "cards" in value and set(value) <= {"cards", "special"}:
-            return Declaration(_cards(value["cards"]), value.get("special"))
-    raise TypeError(
-        "a submission is an Arrangement, a Declaration, {'front','middle','back'} or "
-        f"{{'special','cards'}}, got {value!r}"
-    )
-
-
 def _ladder_name(ladder: Union[str, Ladder]) -> str:
     return ladder if isinstance(ladder, str) else ladder.name
 
 
 def _ladder_to_data(ladder: Union[str, Ladder]) -> Any:
     return ladder if isinstance(ladder, str) else ladder.to_dict()
-
-
-def _ladder_from_data(data: Any) -> Union[str, Ladder]:
-    return data if isinstance(data, str) else Ladder.from_dict(data)
-
-
-# ----------------------------------------------------------------------------- results
-
-
-@dataclass(frozen=True)
-class RoundResult:
-    """The outcome of a settled round (RULES.md 5), per round seat ``0 .. n-1``.
-
-    Attributes:
-        players: the player ids, per seat.
-        settlement: :meth:`thirteen.Settlement.to_dict` of the showdown (totals, fouls,
-            specials, scoops, home runs, pairs, reveal order), or ``None`` when fewer than
-            two seats were compared (all but one escaped, or an escaped banker). Its seat
-            numbers index :attr:`settled_seats`, not the round's seats.
-        settled_seats: the round seats in the showdown, in order (every seat but the
-            escaped ones); ``settlement`` seat ``i`` is round seat ``settled_seats[i]``.
-        results: units from the showdown, per seat (0 for an escaped seat).
-        escape: units of escape payments (逃跑 / 强退), per seat: minus the penalty for a
-            leaver, its share for a receiver; never multiplied.
-        units: ``results + escape``, per seat (sums to 0).
-        money: per seat, in minor currency units: ``units × stake``, less the rake.
-        rake: the rake (服务费) taken, per seat (``units × stake − money``, ≥ 0).
-        stake: money per unit (minor currency units).
-        balances: each seat's balance after the round (``balance + money``), when
-            balances were given to :meth:`Round.settle`, else ``None``.
-        bankrupt: seats whose balance after the round is below the minimum (破产);
-            empty when no balances were given.
-        auto: per seat, why it was auto-arranged (代打: ``"timeout"`` or
-            ``"disconnect"``), or ``None``.
-        escaped: the seats that escaped, in the order they left.
-        surrendered: the seats that surrendered, ascending.
-    """
-
-    players: Tuple[Any, ...]
-    settlement: Optional[Dict[str, Any]]
-    settled_seats: Tuple[int, ...]
-    results: Tuple[int, ...]
-    escape: Tuple[int, ...]
-    units: Tuple[int, ...]
-    money: Tuple[int, ...]
-    rake: Tuple[int, ...]
-    stake: int
-    balances: Optional[Tuple[int, ...]]
-    bankrupt: Tuple[int, ...]
-    auto: Tuple[Optional[str], ...]
-    escaped: Tuple[int, ...]
-    surrendered: Tuple[int, ...]
-
-    def to_dict(self) -> Dict[str, Any]:
-        """Plain data (lists, dicts, ints, str, ``None``), JSON-ready."""
-        return {
-            "players": list(self.players),
-            "settlement": json.loads(json.dumps(self.settlement)),
-            "settled_seats": list(self.settled_seats),
-            "results": list(self.results),
-            "escape": list(self.escape),
-            "units": list(self.units),
-            "money": list(self.money),
-            "rake": list(self.rake),
-            "stake": self.stake,
-            "balances": None if self.balances is None else list(self.balances),
-            "bankrupt": list(self.bankrupt),
-            "auto": list(self.auto),
-            "escaped": list(self.escaped),
-            "surrendered": list(self.surrendered),
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> RoundResult:
-        """The result :meth:`to_dict` wrote."""
-        balances = data.get("balances")
-        return cls(
-            players=tuple(data["players"]),
-            settlement=json.loads(json.dumps(data["settlement"])),
-            settled_seats=tuple(data["settled_seats"]),
-            results=tuple(data["results"]),
-            escape=tuple(data["escape"]),
-            units=tuple(data["units"]),
-            money=tuple(data["money"]),
-            rake=tuple(data["rake"]),
-            stake=data["stake"],
-            balances=None if balances is None else tuple(balances),
-            bankrupt=tuple(data["bankrupt"]),
-            auto=tuple(data["auto"]),
-            escaped=tuple(data["escaped"]),
-            surrendered=tuple(data["surrendered"]),
-        )
-
-
-# ----------------------------------------------------------------------------- Round
-
-
-class Round(_JsonState):
-    """One round of Thirteen as a server drives it (RULES.md 7).
-
-    Args:
-        rules: the :class:`~thirteen.RuleSet`.
-        seats: the number of seats dealt in, or the player ids per seat (each a ``str``
-            or ``int``, distinct); an int ``n`` names the players ``0 .. n-1``. The count
-            must be one of ``rules.players``.
-        stakes: banker mode only (庄家, ``rules.mode = "banker"``): each seat's stake
-            multiplier (ints ≥ 1, one per seat; the banker's own is ignored), RULES.md 5
-            step 9; ``None``: all 1.
-        banker: the banker's seat (banker mode; ignored otherwise).
-        seed: ``0 ≤ seed < 2**64`` for a reproducible deal and swap (ChaCha20, see
-            :func:`thirteen.deal`); ``None``: the operating system's secure random source.
-        stake: money per unit, an int ≥ 0 in minor currency units (RULES.md 5 "Money").
-        rake: ``(percent, cap)``: the rake (服务费) taken from each seat's positive money,
-            ``percent`` an int or a decimal string (``"2.5"``), ``cap`` the most taken from
-            one seat (``None``: no cap); ``None``: no rake.
-
-    Raises:
-        PlayerCountError: a seat count the rules do not allow.
-        ThirteenError: a bad banker seat, stakes, seed, stake or rake.
-        TypeError: a player id that is not a str or an int.
-    """
-
-    def __init__(
-        self,
-        rules: RuleSet,
-        seats: Union[int, Sequence[PlayerId]],
-        *,
-        stakes: Optional[Sequence[int]] = None,
-        banker: int = 0,
-        seed: Optional[int] = None,
-        stake: int = 1,
-        rake: Optional[Tuple[Any, Optional[int]]] = None,
-    ) -> None:
-        if not isinstance(rules, RuleSet):
-            raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
-        if _is_int(seats):
-            players: Tuple[PlayerId, ...] = tuple(range(int(seats)))  # type: ignore[arg-type]
-        elif isinstance(seats, (str, bytes)):
-            raise TypeError("seats must be a count or a sequence of player ids")
-        else:
-            players = tuple(seats)  # type: ignore[arg-type]
-            for player in players:
-                _check_player_id(player)
-            if len(set(players)) != len(players):
-                raise ThirteenError(f"player ids must be distinct, got {list(players)}")
-        n = len(players)
-        if n not in rules.players:
-            raise PlayerCountError(
-                f"{n} players is not allowed by the rules (allowed: {list(rules.players)})",
-                got=n,
-                allowed=tuple(rules.players),
-            )
-        if not _is_int(banker) or not 0 <= banker < n:
-            raise ThirteenError(f"banker seat {banker!r} is not a seat of a {n}-player round")
-        if stakes is not None:
-            if rules.mode != "banker":
-                raise ThirteenError("stakes (stake multipliers) only apply in banker mode")
-            stakes = tuple(stakes)
-            if len(stakes) != n:
-                raise CountError(
-                    f"stakes: expected one per seat ({n}), got {len(stakes)}",
-                    expected=n,
-                    got=len(stakes),
-                )
-            for seat, value in enumerate(stakes):
-                if not _is_int(value) or value < 1:
-                    raise ThirteenError(
-                        f"stake of seat {seat} must be an integer >= 1, got {value!r}"
-                    )
-        if seed is not None and (not _is_int(seed) or not 0 <= seed < 2**64):
-            raise ThirteenError(f"seed must be an integer in 0 .. 2**64 - 1, got {seed!r}")
-        if not _is_int(stake) or stake < 0:
-            raise ThirteenError(
-                f"stake must be an integer >= 0 (minor currency units), got {stake!r}"
-            )
-        self._rules = rules
-        self._players = players
-        self._stakes: Optional[Tuple[int, ...]] = stakes
-        self._banker = int(banker)
-        self._seed: Optional[int] = None if seed is None else int(seed)
-        self._stake = int(stake)
-        self._rake = _normal_rake(rake)
-        self._phase = "new"
-        self._dealt: Optional[List[Tuple[Card, ...]]] = None
-        self._cut_card: Optional[Card] = None
-        self._cut_start: Optional[int] = None
-        self._first: Optional[int] = None
-        self._hands: Optional[List[Tuple[Card, ...]]] = None
-        self._given: List[Optional[Tuple[Card, ...]]] = [None] * n
-        self._subs: List[Optional[Submission]] = [None] * n
-        self._auto: List[Optional[str]] = [None] * n
-        self._surrendered: set[int] = set()
-        self._escaped: List[int] = []
-        self._disconnected: set[int] = set()
-        self._result: Optional[RoundResult] = None
-        self._settle_rules: Dict[int, RuleSet] = {}
-
-    # ------------------------------------------------------------------ read-only state
-
-    @property
-    def rules(self) -> RuleSet:
-        """The rule set."""
-        return self._rules
-
-    @property
-    def players(self) -> Tuple[PlayerId, ...]:
-        """The player ids, per seat."""
-        return self._players
-
-    @property
-    def seats(self) -> int:
-        """The number of seats dealt in."""
-        return len(self._players)
-
-    @property
-    def phase(self) -> str:
-        """``"new"``, ``"swap"`` (swap-three only), ``"arrange"`` or ``"settled"``."""
-        return self._phase
-
-    @property
-    def seed(self) -> Optional[int]:
-        """The round's seed (``None``: dealt from the secure random source)."""
-        return self._seed
-
-    @property
-    def banker(self) -> int:
-        """The banker's seat (庄家; meaningful in banker mode)."""
-        return self._banker
-
-    @property
-    def stakes(self) -> Optional[Tuple[int, ...]]:
-        """The banker-mode stake multipliers per seat, or ``None`` (all 1)."""
-        return self._stakes
-
-    @property
-    def stake(self) -> int:
-        """Money per unit (minor currency units)."""
-        return self._stake
-
-    @property
-    def rake(self) -> Optional[Tuple[Union[int, str], Optional[int]]]:
-        """``(percent, cap)`` or ``None``."""
-        return self._rake
-
-    @property
-    def cut_card(self) -> Optional[Card]:
-        """The cut card (切牌, when ``rules.cut``), after :meth:`deal`."""
-        return self._cut_card
-
-    @property
-    def cut_start(self) -> Optional[int]:
-        """The seat that counted as 1 for the cut (when ``rules.cut``)."""
-        return self._cut_start
-
-    @property
-    def first(self) -> Optional[int]:
-        """The seat dealt first, after :meth:`deal`."""
-        return self._first
-
-    @property
-    def dealt_hands(self) -> Optional[Tuple[Tuple[Card, ...], ...]]:
-        """The hands as dealt, before any swap (``None`` before :meth:`deal`)."""
-        return None if self._dealt is None else tuple(self._dealt)
-
-    @property
-    def submissions(self) -> Dict[int, Submission]:
-        """The recorded submissions, seat → :class:`Arrangement` / :class:`Declaration`."""
-        return {s: sub for s, sub in enumerate(self._subs) if sub is not None}
-
-    @property
-    def auto_reasons(self) -> Dict[int, str]:
-        """Seats auto-arranged so far (代打) → ``"timeout"`` or ``"disconnect"``."""
-        return {s: r for s, r in enumerate(self._auto) if r is not None}
-
-    @property
-    def given(self) -> Dict[int, Tuple[Card, ...]]:
-        """Swap-three gifts (换三张) recorded so far, seat → cards."""
-        return {s: g for s, g in enumerate(self._given) if g is not None}
-
-    @property
-    def surrendered(self) -> Tuple[int, ...]:
-        """Seats that surrendered, ascending."""
-        return tuple(sorted(self._surrendered))
-
-    @property
-    def escaped(self) -> Tuple[int, ...]:
-        """Seats that escaped (强退), in the order they left."""
-        return tuple(self._escaped)
-
-    @property
-    def disconnected(self) -> Tuple[int, ...]:
-        """Seats currently disconnected (断线), ascending."""
-        return tuple(sorted(self._disconnected))
-
-    @property
-    def present(self) -> Tuple[int, ...]:
-        """Seats still in the round (not escaped), ascending."""
-        return tuple(s for s in range(self.seats) if s not in self._escaped)
-
-    @property
-    def missing(self) -> Tuple[int, ...]:
-        """Seats still in the round that have neither submitted nor surrendered."""
-        return tuple(
-            s for s in self.present if self._subs[s] is None and s not in self._surrendered
-        )
-
-    @property
-    def result(self) -> Optional[RoundResult]:
-        """The :class:`RoundResult` once settled, else ``None``."""
-        return self._result
-
-    def hand(self, seat: int) -> Tuple[Card, ...]:
-        """The seat's current cards (13, or 16 with ``rules.dealt = 16``; after the swap
-        in swap-three).
-
-        Raises:
-            RoundStateError: before :meth:`deal`; ThirteenError: an unknown seat.
-        """
-        self._seat(seat)
-        if self._hands is None:
-            raise RoundStateError(
-                "no cards yet: the round is not dealt", player=seat, phase=self._phase
-            )
-        return self._hands[seat]
-
-    # ------------------------------------------------------------------ flow
-
-    def deal(self) -> None:
-        """Shuffles and deals (RULES.md 7.1–7.2) with :func:`thirteen.deal`: ``rules.dealt``
-        cards per seat, cut (切牌) when ``rules.cut``. Moves to ``"swap"`` (swap-three) or
-        ``"arrange"``.
-
-        Raises:
-            RoundStateError: not in the ``"new"`` phase.
-        """
-        self._need_phase("new")
-        dealt = _core.deal(self._rules, self.seats, self._seed)
-        hands = [tuple(h) for h in dealt.hands]
-        self._dealt = list(hands)
-        self._hands = list(hands)
-        self._cut_card = dealt.cut_card
-        self._cut_start = dealt.cut_start
-        self._first = dealt.first
-        self._phase = "swap" if self._rules.swap is not None else "arrange"
-
-    def give(self, seat: int, cards: CardsLike) -> None:
-        """Swap-three (换三张, RULES.md 7.3): the seat gives 0 to ``rules.swap.max_cards``
-        of its cards (replacing what it gave before, until :meth:`finish_swap`).
-
-        Args:
-            seat: the round seat.
-            cards: text (``"As Kd 2c"``) or a sequence of :class:`Card` / card text.
-
-        Raises:
-            RoundStateError: not in the ``"swap"`` phase, or an escaped seat.
-            CountError: more than ``max_cards`` cards (``player`` = seat).
-            CardNotHeldError: a card the seat does not hold (as often as given).
-            CardError: an unreadable card.
-        """
-        self._need_phase("swap", seat)
-        self._need_present(seat)
-        given = _cards(cards)
-        assert self._rules.swap is not None and self._hands is not None
-        limit = self._rules.swap.max_cards
-        if len(given) > limit:
-            raise CountError(
-                f"seat {seat} gives {len(given)} cards; swap-three allows at most {limit}",
-                expected=limit,
-                got=len(given),
-                player=seat,
-            )
-        self._check_held(seat, given)
-        self._given[seat] = tuple(given)
-
-    def finish_swap(self) -> None:
-        """Ends swap-three: seats that have not given (and escaped seats) give nothing; the
-        given cards are pooled, shuffled with the round's seed (:func:`thirteen.swap_cards`)
-        and each seat draws back as many as it gave. Moves to ``"arrange"``.
-
-        Raises:
-            RoundStateError: not in the ``"swap"`` phase.
-        """
-        self._need_phase("swap")
-        assert self._hands is not None
-        given = [
-            list(g) if g is not None and s not in self._escaped else []
-            for s, g in enumerate(self._given)
-        ]
-        new = _core.swap_cards(self._hands, given, self._rules, self._seed)
-        self._hands = [tuple(h) for h in new]
-        for s in self._escaped:
-            self._given[s] = None
-        self._phase = "arrange"
-
-    def submit(self, seat: int, submission: Union[Submission, Mapping[str, Any]]) -> None:
-        """Records the seat's play: an :class:`Arrangement` (front 3 | middle 5 | back 5)
-        or a :class:`Declaration` of a special hand (报到), or the same as a dict
-        (``{"front", "middle", "back"}`` / ``{"special", "cards"}``, card text).
-
-        Validated first (RULES.md 1, 4, 5); nothing is recorded when it raises. The 13
-        cards must be the seat's hand (13 of its 16 with ``rules.dealt = 16``).
-
-        Raises:
-            RoundStateError: not in the ``"arrange"`` phase, or the seat escaped,
-                surrendered or already submitted.
-            CountError: not 13 cards (``player`` = seat).
-            DuplicateCardError: a card more often than the deck has it (``player`` = seat).
-            CardNotHeldError: a card the seat does not hold.
-            FouledError: a fouled arrangement (相公 / 倒水) under ``foul = "reject"``
-                (``player`` = seat).
-            FalseSpecialError: a declaration the cards do not support.
-            TypeError: not a submission.
-        """
-        self._need_open(seat)
-        sub = _submission_from(submission, self._rules)
-        self._validate(seat, sub)
-        self._subs[seat] = sub
-
-    def hints(self, seat: int, n: int = 5) -> List[Hint]:
-        """Hints for the seat (牌型提示): up to ``n`` good, distinct plays, best first, a
-        held special's declaration among them (:func:`thirteen.hints`).
-
-        Raises:
-            RoundStateError: before :meth:`deal`.
-        """
-        hand = self.hand(seat)
-        return _hints(
-            hand, self._rules, players=self._table_size(), n=n, banker=self._is_banker(seat)
-        )
-
-    def auto(self, seat: int, reason: str = "timeout") -> Submission:
-        """Auto-arranges the seat (代打, RULES.md 7.4) with :func:`thirteen.solve`
-        (strategy ``"ev"``; a special is declared when that scores better) and records the
-        submission and the reason.
-
-        Args:
-            seat: the round seat.
-            reason: ``"timeout"`` (ran out of time) or ``"disconnect"`` (断线).
-
-        Returns:
-            The recorded :class:`Arrangement` or :class:`Declaration`.
-
-        Raises:
-            RoundStateError: as :meth:`submit`; ThirteenError: an unknown reason.
-        """
-        if reason not in AUTO_REASONS:
-            raise ThirteenError(f"auto reason must be one of {list(AUTO_REASONS)}, got {reason!r}")
-        self._need_open(seat)
-        sub = self._solve_for(seat)
-        self._validate(seat, sub)
-        self._subs[seat] = sub
-        self._auto[seat] = reason
-        return sub
-
-    def surrender(self, seat: int) -> None:
-        """The seat surrenders (Western rule sets, RULES.md 5 step 1): it pays
-        ``rules.surrender.units`` to each seat that did not, and nothing else is scored
-        for it. Instead of a submission.
-
-        Raises:
-            SurrenderError: the rules do not allow surrender (``player`` = seat).
-            RoundStateError: as :meth:`submit`.
-        """
-        if not self._rules.surrender.allowed:
-            raise SurrenderError(
-                f"seat {seat}: the rule set {self._rules.name!r} does not allow surrender",
-                player=seat,
-            )
-        self._need_open(seat)
-        self._surrendered.add(seat)
-
-    def disconnect(self, seat: int) -> None:
-        """Marks the seat disconnected (断线): if it has not submitted when the round is
-        settled, it is auto-arranged (代打, reason ``"disconnect"``).
-
-        Raises:
-            RoundStateError: before :meth:`deal` or after settlement, or an escaped seat.
-        """
-        self._seat(seat)
-        if self._phase not in ("swap", "arrange"):
-            raise RoundStateError(
-                f"seat {seat} cannot disconnect in phase {self._phase!r}",
-                player=seat,
-                phase=self._phase,
-            )
-        self._need_present(seat)
-        self._disconnected.add(seat)
-
-    def reconnect(self, seat: int) -> None:
-        """The seat is back (断线重连): it plays for itself again (a submission already
-        made for it stays).
-
-        Raises:
-            RoundStateError: the seat is not disconnected, or the round is settled.
-        """
-        self._seat(seat)
-        if self._phase == "settled" or seat not in self._disconnected:
-            raise RoundStateError(
-                f"seat {seat} is not disconnected from a running round",
-                player=seat,
-                phase=self._phase,
-            )
-        self._disconnected.discard(seat)
-
-    def escape(self, seat: int) -> None:
-        """The seat leaves mid-round (逃跑 / 强退, RULES.md 5 "Escape").
-
-        With an ``escape`` rule the seat is removed from the settlement (its submission,
-        if any, is dropped) and pays the penalty when the round is settled
-        (:func:`thirteen.escape_payments`). Without one it is treated as disconnected and
-        auto-arranged (代打, reason ``"disconnect"``; at once in the ``"arrange"`` phase,
-        at settlement when it leaves during the swap).
-
-        Raises:
-            RoundStateError: not in the ``"swap"`` or ``"arrange"`` phase, the seat already
-                escaped, or it is the last seat still in.
-        """
-        self._seat(seat)
-        if self._phase not in ("swap", "arrange"):
-            raise RoundStateError(
-                f"seat {seat} cannot leave in phase {self._phase!r}", player=seat, phase=self._phase
-            )
-        self._need_present(seat)
-        if self._rules.escape is None:
-            sub = None
-            waiting = self._subs[seat] is None and seat not in self._surrendered
-            if self._phase == "arrange" and waiting:
-                sub = self._solve_for(seat)
-                self._validate(seat, sub)
-            self._disconnected.add(seat)
-            if sub is not None:
-                self._subs[seat] = sub
-                self._auto[seat] = "disconnect"
-            return
-        if len(self.present) <= 1:
-            raise RoundStateError(
-                f"seat {seat} is the last seat in the round and cannot escape",
-                player=seat,
-                phase=self._phase,
-            )
-        self._escaped.append(seat)
-        self._subs[seat] = None
-        self._auto[seat] = None
-        self._surrendered.discard(seat)
-        self._disconnected.discard(seat)
-
-    def settle(
-        self,
-        *,
-        auto_missing: bool = False,
-        balances: Optional[Sequence[int]] = None,
-        min_balance: Optional[int] = None,
-    ) -> RoundResult:
-        """Settles the round (RULES.md 5) and moves to ``"settled"``.
-
-        Every seat still in must have submitted or surrendered; disconnected seats that
-        have not are auto-arranged (reason ``"disconnect"``), and with ``auto_missing``
-        the other missing seats too (reason ``"timeout"``). Escaped seats are left out of
-        the showdown and pay their escape penalty. Money is :func:`thirteen.money` of the
-        units (escape payments included) with the round's stake and rake.
-
-        Args:
-            auto_missing: auto-arrange (代打) the seats that have not submitted.
-            balances: each seat's balance before the round (ints, minor currency units),
-                to report balances after and bankrupt seats; ``None``: not reported.
-            min_balance: a seat whose balance after the round is below this is bankrupt
-                (破产); ``None``: 1.
-
-        Returns:
-            The :class:`RoundResult` (also kept as :attr:`result`).
-
-        Raises:
-            RoundStateError: not in the ``"arrange"`` phase, or seats missing.
-            CountError / ThirteenError: bad balances or min_balance.
-        """
-        self._need_phase("arrange")
-        n = self.seats
-        if balances is not None:
-            balances = tuple(balances)
-            if len(balances) != n:
-                raise CountError(
-                    f"balances: expected one per seat ({n}), got {len(balances)}",
-                    expected=n,
-                    got=len(balances),
-                )
-            for seat, value in enumerate(balances):
-                if not _is_int(value):
-                    raise ThirteenError(f"balance of seat {seat} must be an integer, got {value!r}")
-        if min_balance is not None and not _is_int(min_balance):
-            raise ThirteenError(f"min_balance must be an integer or None, got {min_balance!r}")
-        floor = 1 if min_balance is None else int(min_balance)
-
-        missing = self.missing
-        reasons: Dict[int, str] = {}
-        left = []
-        for seat in missing:
-            if seat in self._disconnected:
-                reasons[seat] = "disconnect"
-            elif auto_missing:
-                reasons[seat] = "timeout"
-            else:
-                left.append(seat)
-        if left:
-            raise RoundStateError(
-                f"seats {left} have not submitted "
-                "(settle with auto_missing=True to auto-arrange them)",
-                player=left[0],
-                phase=self._phase,
-            )
-        subs = list(self._subs)
-        auto = list(self._auto)
-        for seat, reason in reasons.items():
-            sub = self._solve_for(seat)
-            self._validate(seat, sub)
-            subs[seat] = sub
-            auto[seat] = reason
-
-        present = list(self.present)
-        settlement, results = self._showdown(subs, present)
-        escape = self._escape_units(results, present)
-        units = [r + e for r, e in zip(results, escape)]
-        money = list(_core.money(units, self._stake, self._rake))
-        rake = [u * self._stake - m for u, m in zip(units, money)]
-        after: Optional[Tuple[int, ...]] = None
-        bankrupt: Tuple[int, ...] = ()
-        if balances is not None:
-            after = tuple(b + m for b, m in zip(balances, money))
-            bankrupt = tuple(s for s in range(n) if after[s] < floor)
-        result = RoundResult(
-            players=self._players,
-            settlement=settlement,
-            settled_seats=tuple(present),
-            results=tuple(results),
-            escape=tuple(escape),
-            units=tuple(units),
-            money=tuple(money),
-            rake=tuple(rake),
-            stake=self._stake,
-            balances=after,
-            bankrupt=bankrupt,
-            auto=tuple(auto),
-            escaped=tuple(self._escaped),
-            surrendered=tuple(sorted(self._surrendered)),
-        )
-        # Commit: nothing above changed the round.
-        self._subs = subs
-        self._auto = auto
-        self._result = result
-        self._phase = "settled"
-        return result
-
-    # ------------------------------------------------------------------ serialisation
-
-    def to_dict(self) -> Dict[str, Any]:
-        """The whole state as plain data (JSON-ready): ``rules`` as
-        :meth:`RuleSet.to_dict`, cards as text, submissions as ``{"front", "middle",
-        "back"}`` or ``{"special", "cards"}``, per-seat lists with ``None`` for nothing."""
-        deal = None
-        if self._dealt is not None:
-            deal = {
-                "hands": [_text(h) for h in self._dealt],
-                "cut_card": None if self._cut_card is None else str(self._cut_card),
-                "cut_start": self._cut_start,
-                "first": self._first,
-            }
-        return {
-            "format": _ROUND_FORMAT,
-            "rules": self._rules.to_dict(),
-            "players": list(self._players),
-            "stakes": None if self._stakes is None else list(self._stakes),
-            "banker": self._banker,
-            "seed": self._seed,
-            "stake": self._stake,
-            "rake": None if self._rake is None else list(self._rake),
-            "phase": self._phase,
-            "deal": deal,
-            "hands": None if self._hands is None else [_text(h) for h in self._hands],
-            "given": [None if g is None else _text(g) for g in self._given],
-            "submissions": [None if s is None else _submission_to_dict(s) for s in self._subs],
-            "auto": list(self._auto),
-            "surrendered": sorted(self._surrendered),
-            "escaped": list(self._escaped),
-            "disconnected": sorted(self._disconnected),
-            "result": None if self._result is None else self._result.to_dict(),
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Round:
-        """The round :meth:`to_dict` wrote, in the same state.
-
-        Raises:
-            ThirteenError: not a saved round (wrong ``format``), or invalid content
-                (RuleSetError for the rules, CardError for the cards).
-        """
-        if data.get("format") != _ROUND_FORMAT:
-            raise ThirteenError(
-                f"not a saved round (format {data.get('format')!r}, expected {_ROUND_FORMAT!r})"
-            )
-        rules = RuleSet.from_dict(data["rules"])
-        rake = data.get("rake")
-        rnd = cls(
-            rules,
-            list(data["players"]),
-            stakes=data.get("stakes"),
-            banker=data.get("banker", 0),
-            seed=data.get("seed"),
-            stake=data.get("stake", 1),
-            rake=None if rake is None else tuple(rake),
-        )
-        phase = data["phase"]
-        if phase not in PHASES:
-            raise ThirteenError(f"unknown phase {phase!r}")
-        rnd._phase = phase
-        deal = data.get("deal")
-        if deal is not None:
-            rnd._dealt = [_parse(h) for h in deal["hands"]]
-            cut = deal.get("cut_card")
-            rnd._cut_card = None if cut is None else Card(cut)
-            rnd._cut_start = deal.get("cut_start")
-            rnd._first = deal.get("first")
-        hands = data.get("hands")
-        rnd._hands = None if hands is None else [_parse(h) for h in hands]
-        rnd._given = [None if g is None else _parse(g) for g in data["given"]]
-        rnd._subs = [None if s is None else _submission_from(s, rules) for s in data["submissions"]]
-        rnd._auto = list(data["auto"])
-        rnd._surrendered = set(data["surrendered"])
-        rnd._escaped = list(data["escaped"])
-        rnd._disconnected = set(data["disconnected"])
-        result = data.get("result")
-        rnd._result = None if result is None else RoundResult.from_dict(result)
-        return rnd
-
-    def __repr__(self) -> str:
-        return (
-            f"<Round {self._rules.name} seats={self.seats} phase={self._phase} "
-            f"seed={self._seed}>"
-        )
-
-    # ------------------------------------------------------------------ internals
-
-    def _seat(self, seat: Any) -> int:
-        if not _is_int(seat) or not 0 <= seat < self.seats:
-            raise ThirteenError(f"seat {seat!r} is not a seat of this {self.seats}-player round")
-        return int(seat)
-
-    def _need_phase(self, phase: str, seat: Optional[int] = None) -> None:
-        if self._phase != phase:
-            raise RoundStateError(
-                f"the round is in phase {self._phase!r}, not {phase!r}",
-                player=seat,
-                phase=self._phase,
-            )
-
-    def _need_present(self, seat: int) -> None:
-        self._seat(seat)
-        if seat in self._escaped:
-            raise RoundStateError(f"seat {seat} has left the round", player=seat, phase=self._phase)
-
-    def _need_open(self, seat: int) -> None:
-        """The seat may still submit: phase arrange, still in, no submission, no surrender."""
-        self._seat(seat)
-        self._need_phase("arrange", seat)
-        self._need_present(seat)
-        if seat in self._surrendered:
-            raise RoundStateError(f"seat {seat} has surrendered", player=seat, phase=self._phase)
-        if self._subs[seat] is not None:
-            raise RoundStateError(
-                f"seat {seat} has already submitted", player=seat, phase=self._phase
-            )
-
-    def _check_held(self, seat: int, cards: Sequence[Card]) -> None:
-        assert self._hands is not None
-        held = Counter(self._hands[seat])
-        for card, count in Counter(cards).items():
-            if count > held.get(card, 0):
-                owners = [s for s, h in enumerate(self._hands) if s != seat and card in h]
-                where = f" (seat {owners[0]} holds it)" if owners else ""
-                times = "" if count == 1 else f" {count} times"
-                raise CardNotHeldError(
-                    f"seat {seat} does not hold {card}{times}{where}", card=str(card), player=seat
-                )
-
-    def _validate(self, seat: int, sub: Submission) -> None:
-        cards = list(sub.cards)
-        if len(cards) != 13:
-            raise CountError(
-                f"seat {seat}: a submission has 13 cards, got {len(cards)}",
-                expected=13,
-                got=len(cards),
-                player=seat,
-            )
-        try:
-            _core.validate_hand(cards, self._rules)
-        except DuplicateCardError as exc:
-            raise DuplicateCardError(
-                f"seat {seat}: {exc.message}", card=exc.card, player=seat
-            ) from None
-        self._check_held(seat, cards)
-        if isinstance(sub, Arrangement):
-            if self._rules.foul == "reject" and _core.is_foul(sub, self._rules):
-                raise FouledError(
-                    f"seat {seat}: the arrangement is fouled "
-                    "(相公: front <= middle <= back is broken)",
-                    player=seat,
-                )
-        else:
-            held = list(_core.held_specials(cards, self._rules))
-            if sub.special is not None and sub.special not in held:
-                raise FalseSpecialError(
-                    f"seat {seat} declares {sub.special!r}, which its cards do not hold",
-                    player=seat,
-                    special=sub.special,
-                )
-            if not held:
-                raise FalseSpecialError(
-                    f"seat {seat} declares a special hand but holds none",
-                    player=seat,
-                    special=sub.special,
-                )
-
-    def _is_banker(self, seat: int) -> bool:
-        return self._rules.mode == "banker" and seat == self._banker
-
-    def _table_size(self) -> int:
-        m = len(self.present)
-        return m if m in self._rules.players else self.seats
-
-    def _solve_for(self, seat: int) -> Submission:
-        hand = self.hand(seat)
-        solution = _solve(
-            hand,
-            self._rules,
-            players=self._table_size(),
-            strategy="ev",
-            banker=self._is_banker(seat),
-        )
-        return solution.submission()
-
-    def _rules_for(self, m: int) -> RuleSet:
-        if m in self._rules.players:
-            return self._rules
-        cached = self._settle_rules.get(m)
-        if cached is None:
-            cached = self._rules.replace(players=[m], escape=None)
-            self._settle_rules[m] = cached
-        return cached
-
-    def _showdown(
-        self, subs: List[Optional[Submission]], present: List[int]
-    ) -> Tuple[Optional[Dict[str, Any]], List[int]]:
-        n = self.seats
-        results = [0] * n
-        if len(present) < 2:
-            return None, results
-        if self._rules.mode == "banker" and self._banker not in present:
-            return None, results
-        assert self._hands is not None
-        table: List[Submission] = []
-        for s in present:
-            if s in self._surrendered:
-                h = self._hands[s][:13]
-                table.append(Arrangement(h[:3], h[3:8], h[8:13], self._rules))
-            else:
-                sub = subs[s]
-                assert sub is not None
-                table.append(sub)
-        settlement = _core.settle(
-            table,
-            self._rules_for(len(present)),
-            banker=present.index(self._banker) if self._banker in present else 0,
-            stakes=None if self._stakes is None else [self._stakes[s] for s in present],
-            surrendered=[present.index(s) for s in sorted(self._surrendered) if s in present],
-        )
-        for i, s in enumerate(present):
-            results[s] = settlement.totals[i]
-        return settlement.to_dict(), results
-
-    def _escape_units(self, results: List[int], present: List[int]) -> List[int]:
-        n = self.seats
-        pay = [0] * n
-        escape = self._rules.escape
-        if escape is None or not self._escaped:
-            return pay
-        for leaver in self._escaped:
-            if escape.to == "split":
-                sub = sorted(present + [leaver])
-                others = [None if s == leaver else results[s] for s in sub]
-                part = _core.escape_payments(self._rules, sub.index(leaver), others)
-                for i, s in enumerate(sub):
-                    pay[s] += part[i]
-            else:
-                low = min(results[s] for s in present) - 1
-                full = [
-                    None if s == leaver else (results[s] if s in present else low) for s in range(n)
-                ]
-                part = _core.escape_payments(self._rules, leaver, full)
-                for s in range(n):
-                    pay[s] += part[s]
-        return pay
 
 
 # ----------------------------------------------------------------------------- Table
@@ -1298,13 +247,14 @@ class Table(_JsonState):
             raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
         size = max(rules.players) if seats is None else seats
         if not _is_int(size) or not 2 <= size <= 4:
-            raise ThirteenError(f"a table has 2 to 4 seats, got {size!r}")
+            raise ThirteenError(f"a table has 2 to 4 seats, got {short(size)}")
         if not _is_int(stake) or stake < 0:
             raise ThirteenError(
-                f"stake must be an integer >= 0 (minor currency units), got {stake!r}"
+                f"stake must be an integer >= 0 (minor currency units), got {short(stake)}"
             )
         if not _is_int(min_balance):
-            raise ThirteenError(f"min_balance must be an integer, got {min_balance!r}")
+            raise ThirteenError(f"min_balance must be an integer, got {short(min_balance)}")
+        _core.money([1], stake)  # the core's bounds on money (ThirteenError)
         self._rules = rules
         self._size = int(size)
         self._stake = int(stake)
@@ -1358,9 +308,9 @@ class Table(_JsonState):
         return tuple(p for p in self._seats if p is not None)
 
     @property
-    def round(self) -> Optional[Round]:
-        """The round in progress, or ``None``."""
-        return self._round
+    def round(self) -> Optional[TableRound]:
+        """The round in progress (a :class:`TableRound` view), or ``None``."""
+        return None if self._round is None else TableRound(self, self._round)
 
     @property
     def rounds_played(self) -> int:
@@ -1390,7 +340,7 @@ class Table(_JsonState):
             TableError: no round in progress, or the player is not dealt in.
         """
         if self._round is None or player not in self._round.players:
-            raise TableError(f"player {player!r} is not in a round in progress", player=player)
+            raise TableError(f"player {short(player)} is not in a round in progress", player=player)
         return self._round.players.index(player)
 
     # ------------------------------------------------------------------ seating
@@ -1421,12 +371,12 @@ class Table(_JsonState):
         """
         _check_player_id(player)
         if balance is None or not _is_int(balance):
-            raise TypeError(f"sit needs an integer balance, got {balance!r}")
+            raise TypeError(f"sit needs an integer balance, got {short(balance)}")
         if not _is_int(points):
-            raise TypeError(f"points must be an integer, got {points!r}")
+            raise TypeError(f"points must be an integer, got {short(points)}")
         if player in self._info:
             raise TableError(
-                f"player {player!r} is already seated (seat {self._info[player].seat})",
+                f"player {short(player)} is already seated (seat {self._info[player].seat})",
                 player=player,
                 seat=self._info[player].seat,
             )
@@ -1437,17 +387,17 @@ class Table(_JsonState):
             seat = free[0]
         elif not _is_int(seat) or not 0 <= seat < self._size:
             raise TableError(
-                f"seat {seat!r} is not a seat of this {self._size}-seat table",
+                f"seat {short(seat)} is not a seat of this {self._size}-seat table",
                 player=player,
                 seat=seat,
             )
         elif self._seats[seat] is not None:
             raise TableError(
-                f"seat {seat} is taken by {self._seats[seat]!r}", player=player, seat=seat
+                f"seat {seat} is taken by {short(self._seats[seat])}", player=player, seat=seat
             )
         if balance < self._min_balance:
             raise TableError(
-                f"player {player!r} has {balance}, "
+                f"player {short(player)} has {balance}, "
                 f"below the room minimum {self._min_balance} (破产)",
                 player=player,
                 seat=seat,
@@ -1469,7 +419,8 @@ class Table(_JsonState):
         info = self._get(player)
         if self._in_round(player):
             raise TableError(
-                f"player {player!r} is in the round in progress: use stand_after_round or leave",
+                f"player {short(player)} is in the round in progress: "
+                "use stand_after_round or leave",
                 player=player,
                 seat=info.seat,
             )
@@ -1519,7 +470,7 @@ class Table(_JsonState):
         info = self._get(player)
         if not info.disconnected or self._round is None:
             raise TableError(
-                f"player {player!r} is not disconnected", player=player, seat=info.seat
+                f"player {short(player)} is not disconnected", player=player, seat=info.seat
             )
         self._round.reconnect(self.round_seat(player))
         info.disconnected = False
@@ -1553,9 +504,11 @@ class Table(_JsonState):
         *,
         banker: Optional[PlayerId] = None,
         stakes: Optional[Mapping[PlayerId, int]] = None,
-    ) -> Round:
+    ) -> TableRound:
         """Deals a new round to the seated players, in seat order (round seat ``i`` is the
-        ``i``-th seated player), and returns it (dealt: phase ``"swap"`` or ``"arrange"``).
+        ``i``-th seated player), and returns it (dealt: phase ``"swap"`` or ``"arrange"``)
+        as a :class:`TableRound`, whose escapes, disconnections and settlement go through
+        the table.
 
         Args:
             seed: the round's seed (``None``: secure random).
@@ -1580,13 +533,13 @@ class Table(_JsonState):
         banker_seat = 0
         if banker is not None:
             if banker not in ids:
-                raise TableError(f"banker {banker!r} is not seated", player=banker)
+                raise TableError(f"banker {short(banker)} is not seated", player=banker)
             banker_seat = ids.index(banker)
         stake_list = None
         if stakes is not None:
             for p in stakes:
                 if p not in ids:
-                    raise TableError(f"stakes name {p!r}, who is not seated", player=p)
+                    raise TableError(f"stakes name {short(p)}, who is not seated", player=p)
             stake_list = [stakes.get(p, 1) for p in ids]
         rnd = Round(
             self._rules,
@@ -1599,7 +552,7 @@ class Table(_JsonState):
         )
         rnd.deal()
         self._round = rnd
-        return rnd
+        return TableRound(self, rnd)
 
     def finish_round(self, *, auto_missing: bool = False) -> TableRoundReport:
         """Settles the current round (:meth:`Round.settle` with the balances and the room
@@ -1697,43 +650,16 @@ class Table(_JsonState):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Table:
-        """The table :meth:`to_dict` wrote, in the same state.
+        """The table :meth:`to_dict` wrote, in the same state, once the save is checked
+        (:class:`thirteen.saves.TableSave`, :mod:`thirteen.restore`).
 
         Raises:
-            ThirteenError: not a saved table, or invalid content.
+            SaveError: a bad save; ``key`` names the field (``"players[2].seat"``,
+                ``"round.escaped"``).
         """
-        if data.get("format") != _TABLE_FORMAT:
-            raise ThirteenError(
-                f"not a saved table (format {data.get('format')!r}, expected {_TABLE_FORMAT!r})"
-            )
-        rake = data.get("rake")
-        table = cls(
-            RuleSet.from_dict(data["rules"]),
-            seats=data["size"],
-            stake=data["stake"],
-            rake=None if rake is None else tuple(rake),
-            min_balance=data["min_balance"],
-            money_ladder=_ladder_from_data(data["money_ladder"]),
-            points_ladder=_ladder_from_data(data["points_ladder"]),
-        )
-        table._rounds_played = data.get("rounds_played", 0)
-        for entry in data["players"]:
-            info = TablePlayer(
-                entry["player"],
-                entry["seat"],
-                entry["balance"],
-                entry.get("points", 0),
-                entry.get("stand_after_round", False),
-                entry.get("disconnected", False),
-                entry.get("left", False),
-            )
-            if table._seats[info.seat] is not None:
-                raise ThirteenError(f"two players in seat {info.seat}")
-            table._seats[info.seat] = info.player
-            table._info[info.player] = info
-        rnd = data.get("round")
-        table._round = None if rnd is None else Round.from_dict(rnd)
-        return table
+        from thirteen.restore import table_from
+
+        return table_from(cls, data)
 
     def __repr__(self) -> str:
         running = "yes" if self._round else "no"
@@ -1744,7 +670,7 @@ class Table(_JsonState):
     def _get(self, player: PlayerId) -> TablePlayer:
         info = self._info.get(player)
         if info is None:
-            raise TableError(f"player {player!r} is not seated", player=player)
+            raise TableError(f"player {short(player)} is not seated", player=player)
         return info
 
     def _in_round(self, player: PlayerId) -> bool:
@@ -1754,3 +680,227 @@ class Table(_JsonState):
         info = self._info.pop(player)
         self._seats[info.seat] = None
         return replace(info, stand_after_round=False, disconnected=False, left=False)
+
+
+# ----------------------------------------------------------------------------- the table's round
+
+
+class TableRound:
+    """The round in progress at a :class:`Table`, as :meth:`Table.start_round` and
+    :attr:`Table.round` hand it out: a view of the table's :class:`Round` that cannot
+    put the two out of step.
+
+    It reads like a :class:`Round` (``players``, ``phase``, ``hand(seat)``,
+    ``submissions``, ``result``, ...) and plays the seats' moves on it (``give``,
+    ``finish_swap``, ``submit``, ``auto``, ``surrender``, ``hints``). The moves that
+    concern the table go through it: :meth:`escape` is :meth:`Table.leave` (强退),
+    :meth:`disconnect` / :meth:`reconnect` are :meth:`Table.disconnect` /
+    :meth:`Table.reconnect` (断线), and the round is settled only by
+    :meth:`Table.finish_round`. Seats are round seats, as in :class:`Round`.
+
+    Once its round is finished the view still reads it, but its moves raise
+    :class:`RoundStateError`: they never reach a later round.
+    """
+
+    __slots__ = ("_table", "_live")
+
+    def __init__(self, table: Table, rnd: Round) -> None:
+        self._table = table
+        self._live = rnd
+
+    def _player(self, seat: int) -> PlayerId:
+        """The player of a round seat of the table's current round (RoundStateError for
+        a finished round, ThirteenError for an unknown seat)."""
+        rnd = self._live
+        if self._table._round is not rnd:
+            raise RoundStateError(
+                "this round is over: its table has moved on", player=seat, phase=rnd.phase
+            )
+        return rnd.players[rnd._seat(seat)]
+
+    # ------------------------------------------------------------------ read-only state
+    # (as the same-named :class:`Round` properties, read from the live round)
+
+    @property
+    def rules(self) -> RuleSet:
+        """The rule set."""
+        return self._live.rules
+
+    @property
+    def players(self) -> Tuple[PlayerId, ...]:
+        """The player ids, per seat."""
+        return self._live.players
+
+    @property
+    def seats(self) -> int:
+        """The number of seats dealt in."""
+        return self._live.seats
+
+    @property
+    def phase(self) -> str:
+        """``"new"``, ``"swap"`` (swap-three only), ``"arrange"`` or ``"settled"``."""
+        return self._live.phase
+
+    @property
+    def seed(self) -> Optional[int]:
+        """The round's seed (``None``: dealt from the secure random source)."""
+        return self._live.seed
+
+    @property
+    def banker(self) -> int:
+        """The banker's seat (庄家; meaningful in banker mode)."""
+        return self._live.banker
+
+    @property
+    def stakes(self) -> Optional[Tuple[int, ...]]:
+        """The banker-mode stake multipliers per seat, or ``None`` (all 1)."""
+        return self._live.stakes
+
+    @property
+    def stake(self) -> int:
+        """Money per unit (minor currency units)."""
+        return self._live.stake
+
+    @property
+    def rake(self) -> Optional[Tuple[Union[int, str], Optional[int]]]:
+        """``(percent, cap)`` or ``None``."""
+        return self._live.rake
+
+    @property
+    def cut_card(self) -> Optional[Card]:
+        """The cut card (切牌, when ``rules.cut``), after :meth:`deal`."""
+        return self._live.cut_card
+
+    @property
+    def cut_start(self) -> Optional[int]:
+        """The seat that counted as 1 for the cut (when ``rules.cut``)."""
+        return self._live.cut_start
+
+    @property
+    def first(self) -> Optional[int]:
+        """The seat dealt first, after :meth:`deal`."""
+        return self._live.first
+
+    @property
+    def dealt_hands(self) -> Optional[Tuple[Tuple[Card, ...], ...]]:
+        """The hands as dealt, before any swap (``None`` before :meth:`deal`)."""
+        return self._live.dealt_hands
+
+    @property
+    def submissions(self) -> Dict[int, Submission]:
+        """The recorded submissions, seat → :class:`Arrangement` / :class:`Declaration`."""
+        return self._live.submissions
+
+    @property
+    def auto_reasons(self) -> Dict[int, str]:
+        """Seats auto-arranged so far (代打) → ``"timeout"`` or ``"disconnect"``."""
+        return self._live.auto_reasons
+
+    @property
+    def given(self) -> Dict[int, Tuple[Card, ...]]:
+        """Swap-three gifts (换三张) recorded so far, seat → cards."""
+        return self._live.given
+
+    @property
+    def surrendered(self) -> Tuple[int, ...]:
+        """Seats that surrendered, ascending."""
+        return self._live.surrendered
+
+    @property
+    def escaped(self) -> Tuple[int, ...]:
+        """Seats that escaped (强退), in the order they left."""
+        return self._live.escaped
+
+    @property
+    def disconnected(self) -> Tuple[int, ...]:
+        """Seats currently disconnected (断线), ascending."""
+        return self._live.disconnected
+
+    @property
+    def present(self) -> Tuple[int, ...]:
+        """Seats still in the round (not escaped), ascending."""
+        return self._live.present
+
+    @property
+    def missing(self) -> Tuple[int, ...]:
+        """Seats still in the round that have neither submitted nor surrendered."""
+        return self._live.missing
+
+    @property
+    def result(self) -> Optional[RoundResult]:
+        """The :class:`RoundResult` once settled, else ``None``."""
+        return self._live.result
+
+    def hand(self, seat: int) -> Tuple[Any, ...]:
+        """As :meth:`Round.hand`."""
+        return self._live.hand(seat)
+
+    def hints(self, seat: int, n: int = 5) -> List[Any]:
+        """As :meth:`Round.hints`."""
+        return self._live.hints(seat, n)
+
+    def give(self, seat: int, cards: Any) -> None:
+        """As :meth:`Round.give` (换三张)."""
+        self._live.give(seat, cards)
+
+    def finish_swap(self) -> None:
+        """As :meth:`Round.finish_swap`."""
+        self._live.finish_swap()
+
+    def submit(self, seat: int, submission: Any) -> None:
+        """As :meth:`Round.submit`."""
+        self._live.submit(seat, submission)
+
+    def auto(self, seat: int, reason: str = "timeout") -> Any:
+        """As :meth:`Round.auto` (代打)."""
+        return self._live.auto(seat, reason)
+
+    def surrender(self, seat: int) -> None:
+        """As :meth:`Round.surrender`."""
+        self._live.surrender(seat)
+
+    def escape(self, seat: int) -> None:
+        """The seat's player leaves (强退): :meth:`Table.leave`.
+
+        Raises:
+            RoundStateError: the round is over, or as :meth:`Round.escape`.
+            ThirteenError: an unknown seat.
+        """
+        self._table.leave(self._player(seat))
+
+    def disconnect(self, seat: int) -> None:
+        """The seat's player disconnects (断线): :meth:`Table.disconnect`.
+
+        Raises:
+            RoundStateError: the round is over, or as :meth:`Round.disconnect`.
+        """
+        self._table.disconnect(self._player(seat))
+
+    def reconnect(self, seat: int) -> None:
+        """The seat's player is back (断线重连): :meth:`Table.reconnect`.
+
+        Raises:
+            RoundStateError: the round is over; TableError: not disconnected.
+        """
+        self._table.reconnect(self._player(seat))
+
+    def settle(self, **_: Any) -> RoundResult:
+        """Refused: a table's round is settled by :meth:`Table.finish_round`, which also
+        moves the balances, ladders and seats.
+
+        Raises:
+            TableError: always.
+        """
+        raise TableError("a table's round is settled with Table.finish_round, not settle")
+
+    def to_dict(self) -> Dict[str, Any]:
+        """As :meth:`Round.to_dict` (the round alone; save the table with
+        :meth:`Table.to_dict`)."""
+        return self._live.to_dict()
+
+    def to_json(self) -> str:
+        """As :meth:`Round.to_json`."""
+        return self._live.to_json()
+
+    def __repr__(self) -> str:
+        return f"<TableRound of {short(self._live)}>"

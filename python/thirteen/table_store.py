@@ -212,12 +212,12 @@ _WARNED: Set[str] = set()
 
 
 def shipped() -> Dict[str, TableSet]:
-    """The shipped table sets, by preset name."""
+    """The shipped table sets, by preset name (``"default"`` for :meth:`RuleSet.default`)."""
     global _SHIPPED
     with _LOCK:
         if _SHIPPED is None:
             out: Dict[str, TableSet] = {}
-            for name in PRESET_NAMES:
+            for name in PRESET_NAMES + ("default",):
                 path = files("thirteen") / "tables" / f"{name}.json.gz"
                 if path.is_file():
                     try:
@@ -270,7 +270,8 @@ def _source(rules: RuleSet) -> Tuple[TableSet, bool]:
             return ts, True
     if not ships:
         raise RuntimeError("no lane tables are shipped with this installation")
-    name = min(ships, key=lambda n: (_distance(key, ships[n].key), PRESET_NAMES.index(n)))
+    order = PRESET_NAMES + ("default",)
+    name = min(ships, key=lambda n: (_distance(key, ships[n].key), order.index(n)))
     return ships[name], False
 
 
@@ -279,8 +280,24 @@ def lane_tables(rules: Optional[RuleSet] = None, players: int = 4) -> LaneTables
 
     Warns with :class:`TablesWarning` (once per play key) when no tables were trained for the
     rule set's play key and the nearest shipped ones are used.
+
+    Raises:
+        TypeError: ``rules`` not a RuleSet, ``players`` not an int; PlayerCountError: a table
+        size the rules do not allow.
     """
     rules = rules if rules is not None else RuleSet.default()
+    if not isinstance(rules, RuleSet):
+        raise TypeError(f"rules must be a thirteen.RuleSet or None, not {type(rules).__name__}")
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise TypeError(f"players must be an int, not {type(players).__name__}")
+    if players not in rules.players:
+        from thirteen.errors import PlayerCountError
+
+        raise PlayerCountError(
+            f"{players} players is not allowed by the rules (allowed: {rules.players})",
+            got=players,
+            allowed=tuple(rules.players),
+        )
     key, digest = _play(rules)
     cache_key = (digest, players)
     with _LOCK:

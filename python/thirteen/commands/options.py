@@ -63,7 +63,5 @@ def rules_from(args: argparse.Namespace) -> RuleSet:
     ``--rules`` preset."""
     path = getattr(args, "rules_file", None)
     if path:
-        if str(path).endswith(".json"):
-            return RuleSet.from_json(path)
-        return RuleSet.from_toml(path)
+        return RuleSet.load(path, None if str(path).lower().endswith(".json") else "toml")
     return RuleSet.preset(args.rules)

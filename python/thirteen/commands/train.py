@@ -7,7 +7,6 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
 from thirteen.rules import PRESET_NAMES, RuleSet
@@ -23,8 +22,8 @@ def register(sub: Any) -> None:
         "preset or a rule file, every table size, and write them to a file; "
         "thirteen.register_tables(thirteen.TableSet.load(FILE)) makes solve use them.",
     )
-    p.add_argument("--rules", default="kaixin", choices=PRESET_NAMES, metavar="PRESET",
-                   help="preset rule set (default kaixin)")
+    p.add_argument("--rules", default="kaixin", choices=PRESET_NAMES + ("default",), metavar="PRESET",
+                   help="preset rule set, or 'default' for RuleSet.default() (default kaixin)")
     p.add_argument("--rules-file", metavar="FILE", help="a rule-set file (TOML or JSON) instead of a preset")
     p.add_argument("--players", default=None, help="table sizes, e.g. 2,4 (default: all the rules allow)")
     p.add_argument("--deals", type=int, default=DEFAULTS["deals"], help=f"tables per iteration (default {DEFAULTS['deals']})")
@@ -41,9 +40,9 @@ def register(sub: Any) -> None:
 
 def _rules(args: argparse.Namespace) -> RuleSet:
     if args.rules_file:
-        text = Path(args.rules_file).read_text(encoding="utf-8")
-        return RuleSet.from_json(text) if args.rules_file.endswith(".json") else RuleSet.from_toml(text)
-    return RuleSet.preset(args.rules)
+        path = args.rules_file
+        return RuleSet.load(path, None if path.lower().endswith(".json") else "toml")
+    return RuleSet.default() if args.rules == "default" else RuleSet.preset(args.rules)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -144,7 +144,7 @@ def _check_lanes(lanes: Sequence[Sequence[Card]], rules: Any) -> None:
                 lane=name,
             )
     # Only an explicit extra-diamonds rule set allows a second copy of a diamond.
-    deck_rules: Any = rules if rules is not None else _STANDARD_DECK
+    deck_rules: Any = resolve(rules) if rules is not None else _STANDARD_DECK
     extra = first_excess([card for lane in lanes for card in lane], deck_rules)
     if extra is not None:
         raise DuplicateCardError(f"duplicate card {extra}", card=str(extra))

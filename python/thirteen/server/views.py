@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
-from thirteen import Arrangement, PlayerId, Declaration, Round, Table, TableRoundReport, format_cards, level_for
+from thirteen import Arrangement, PlayerId, Declaration, Table, TableRound, TableRoundReport, format_cards, level_for
 
 __all__ = ["state_frame", "result_frame", "play_dict", "is_ai"]
 
@@ -58,7 +58,7 @@ def state_frame(
     ``online`` whether a player has a live connection, ``account`` the viewer's money not at
     the table, ``deadline_in`` seconds left on the clock."""
     rules = table.rules
-    rnd: Optional[Round] = table.round
+    rnd: Optional[TableRound] = table.round
     round_players = rnd.players if rnd is not None else ()
     seats: List[Optional[Dict[str, Any]]] = []
     for seat, player in enumerate(table.seats):

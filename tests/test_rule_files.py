@@ -1,0 +1,162 @@
+"""Rule-set text and files (RULES.md 6): ``from_json`` / ``from_toml`` read text (or a
+dict), ``RuleSet.load`` reads a path, and nothing is ever guessed (issue 9)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from thirteen import RuleSet, RuleSetError
+from thirteen.rules import LaneTable
+
+HOUSE_TOML = 'base = "kaixin"\nname = "house"\nlane_values.front = { base = 2 }\n'
+HOUSE = {"base": "kaixin", "name": "house", "lane_values": {"front": {"base": 2}}}
+
+
+def test_text_and_dicts() -> None:
+    kaixin = RuleSet.preset("kaixin")
+    for r in (
+        RuleSet.from_toml(HOUSE_TOML),
+        RuleSet.from_json(json.dumps(HOUSE)),
+        RuleSet.from_json(json.dumps(HOUSE).encode("utf-8")),
+        RuleSet.from_toml(HOUSE_TOML.encode("utf-8")),
+        RuleSet.from_json(HOUSE),
+        RuleSet.from_toml(HOUSE),
+    ):
+        assert r.name == "house"
+        assert r.lane_values.front == LaneTable(2)
+        assert r.lane_values.back == kaixin.lane_values.back
+
+
+def test_load_reads_a_path_by_its_suffix(tmp_path: Path) -> None:
+    toml_path = tmp_path / "house.toml"
+    toml_path.write_text(HOUSE_TOML, encoding="utf-8")
+    json_path = tmp_path / "house.json"
+    json_path.write_text(json.dumps(HOUSE), encoding="utf-8")
+    want = RuleSet.from_dict(HOUSE)
+    assert RuleSet.load(toml_path) == want
+    assert RuleSet.load(str(json_path)) == want
+    assert RuleSet.load(json_path, format="json") == want
+    other = tmp_path / "house.txt"
+    other.write_text(HOUSE_TOML, encoding="utf-8")
+    with pytest.raises(RuleSetError, match="txt"):
+        RuleSet.load(other)  # no guess from the content
+    assert RuleSet.load(other, format="toml") == want
+    with pytest.raises(RuleSetError, match="format"):
+        RuleSet.load(other, format="yaml")
+    with pytest.raises(OSError):
+        RuleSet.load(tmp_path / "missing.toml")
+    with pytest.raises(TypeError):
+        RuleSet.load(3)  # type: ignore[arg-type]
+
+
+def test_a_path_given_as_text_is_text_not_a_file(tmp_path: Path) -> None:
+    path = tmp_path / "house.json"
+    path.write_text(json.dumps(HOUSE), encoding="utf-8")
+    with pytest.raises(RuleSetError):
+        RuleSet.from_json(str(path))  # not JSON text; the file is never opened
+    with pytest.raises(RuleSetError):
+        RuleSet.from_json("/dev/zero")
+    with pytest.raises(RuleSetError):
+        RuleSet.from_toml("/dev/zero")
+    with pytest.raises(TypeError):
+        RuleSet.from_json(path)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        RuleSet.from_toml(path)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", [3, 0, None, 1.5, ["{}"], True])
+def test_non_text_is_a_type_error_and_touches_no_file_descriptor(bad: Any) -> None:
+    read, write = os.pipe()
+    try:
+        for parse in (RuleSet.from_json, RuleSet.from_toml):
+            with pytest.raises(TypeError):
+                parse(bad)
+        # Both ends are still open: nothing was read from or closed on a descriptor.
+        os.write(write, b"x")
+        assert os.read(read, 1) == b"x"
+        if isinstance(bad, int) and not isinstance(bad, bool) and bad >= 0:
+            os.fstat(bad)  # a small integer descriptor (stdin for 0) is still open
+    finally:
+        os.close(read)
+        os.close(write)
+
+
+def test_from_json_of_3_leaves_descriptor_3_open() -> None:
+    # The issue's case: from_json(3) read and then closed file descriptor 3.
+    fds = []
+    try:
+        while not fds or fds[-1] < 3:
+            fds.append(os.open(os.devnull, os.O_RDONLY))
+        with pytest.raises(TypeError):
+            RuleSet.from_json(3)  # type: ignore[arg-type]
+        os.fstat(3)  # still open
+    finally:
+        for fd in fds:
+            os.close(fd)
+
+
+DEEP = 100_000
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * DEEP + "]" * DEEP,
+        '{"lane_values": ' + "[" * DEEP + "]" * DEEP + "}",
+        '{"a":' * DEEP + "1" + "}" * DEEP,
+    ],
+    ids=["array", "in-a-key", "objects"],
+)
+def test_json_nested_deep_is_a_rule_set_error(text: str) -> None:
+    with pytest.raises(RuleSetError, match="nested|JSON|table"):
+        RuleSet.from_json(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "a = " + "[" * DEEP + "]" * DEEP,
+        "a = " + "{b = " * DEEP + "1" + "}" * DEEP,
+        "lane_values.front = " + "[" * 500 + "]" * 500,
+    ],
+    ids=["arrays", "inline-tables", "in-a-key"],
+)
+def test_toml_nested_deep_is_a_rule_set_error(text: str) -> None:
+    with pytest.raises(RuleSetError):
+        RuleSet.from_toml(text)
+
+
+def test_dicts_nested_deep_are_rule_set_errors() -> None:
+    deep: Any = []
+    for _ in range(DEEP):
+        deep = [deep]
+    for bad in (
+        {"lane_values": deep},
+        {"base": "kaixin", "specials": {"dragon": deep}},
+        {"base": "kaixin", "special_tiers": deep},
+    ):
+        with pytest.raises(RuleSetError):
+            RuleSet.from_dict(bad)
+    with pytest.raises(RuleSetError):
+        RuleSet.preset("kaixin").replace(escape=deep)
+    with pytest.raises(RuleSetError):
+        RuleSet(lane_values=deep)
+
+
+def test_invalid_text_names_the_problem() -> None:
+    with pytest.raises(RuleSetError) as info:
+        RuleSet.from_toml("wheel = \n")
+    assert info.value.key is None and "TOML" in str(info.value)
+    with pytest.raises(RuleSetError) as info:
+        RuleSet.from_json("{not json")
+    assert info.value.key is None and "JSON" in str(info.value)
+    with pytest.raises(RuleSetError) as info:
+        RuleSet.from_json("[1, 2]")
+    assert info.value.key is None
+    with pytest.raises(RuleSetError):
+        RuleSet.from_json(b"\xff\xfe")  # not UTF-8

@@ -24,9 +24,10 @@ ONLY_IN_PACKAGE = {
     "clear_table_cache", "Round", "Table", "Ladder", "level_change",
     # "the errors and type aliases"; and the types those functions return
     "Solution", "Hint", "LaneTables", "RoundResult", "TablePlayer", "TableRoundReport",
-    "LevelChange", "LevelInfo", "ThirteenError", "CardError", "CountError",
+    "LevelChange", "LevelInfo", "ThirteenError", "CardError", "CountError", "SaveError", "TableRound",
     "DuplicateCardError", "FouledError", "FalseSpecialError", "PlayerCountError",
-    "SurrenderError", "RuleSetError", "RoundStateError", "CardNotHeldError", "TableError",
+    "SurrenderError", "RuleSetError", "LimitError", "RoundStateError", "CardNotHeldError",
+    "TableError",
     "CardsLike", "Submission", "PlayerId", "__version__",
 }
 ONLY_IN_REFERENCE = {"greedy", "completions"}

@@ -79,6 +79,17 @@ impl Arrangement {
         out
     }
 
+    /// The same arrangement with each lane's cards in code order: arrangements that put the
+    /// same cards in the same lanes have the same canonical form (the order inside a lane
+    /// never matters to the rules).
+    pub fn canonical(&self) -> Arrangement {
+        let mut a = *self;
+        a.front.sort_unstable();
+        a.middle.sort_unstable();
+        a.back.sort_unstable();
+        a
+    }
+
     /// The cards of one lane.
     pub fn lane(&self, lane: Lane) -> &[Card] {
         match lane {
@@ -160,6 +171,21 @@ mod tests {
 
     fn arr(text: &str) -> Arrangement {
         Arrangement::parse(text, DeckKind::Standard).unwrap()
+    }
+
+    #[test]
+    fn canonical_forms_ignore_the_order_inside_a_lane_only() {
+        let a = arr("Ah Ad Kc | Jh Jd Jc 5s 5h | Qs Qh Qd 9c 9d");
+        let b = arr("Kc Ad Ah | 5h Jc 5s Jd Jh | 9d Qd 9c Qh Qs");
+        let c = arr("Ah Ad Kc | Qs Qh Qd 9c 9d | Jh Jd Jc 5s 5h");
+        assert_ne!(a, b);
+        assert_eq!(a.canonical(), b.canonical());
+        assert_ne!(a.canonical(), c.canonical());
+        // Code order: ranks low to high, then suits d < c < h < s.
+        assert_eq!(
+            a.canonical().to_string(),
+            "Kc Ad Ah | 5h 5s Jd Jc Jh | 9d 9c Qd Qh Qs"
+        );
     }
 
     #[test]

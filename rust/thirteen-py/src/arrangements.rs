@@ -84,20 +84,15 @@ impl PyArrangement {
         format!("Arrangement('{}')", self.0)
     }
     fn __hash__(&self) -> u64 {
-        sorted_lanes(&self.0)
-            .iter()
-            .fold(0xcbf29ce484222325u64, |h, &c| {
-                (h ^ c as u64).wrapping_mul(0x100000001b3)
-            })
+        let codes = self.0.canonical().cards().map(|c| c.code());
+        codes.iter().fold(0xcbf29ce484222325u64, |h, &c| {
+            (h ^ c as u64).wrapping_mul(0x100000001b3)
+        })
     }
     fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Comparison {
         match (other.cast::<PyArrangement>(), op) {
-            (Ok(o), CompareOp::Eq) => {
-                Comparison::Bool(sorted_lanes(&self.0) == sorted_lanes(&o.get().0))
-            }
-            (Ok(o), CompareOp::Ne) => {
-                Comparison::Bool(sorted_lanes(&self.0) != sorted_lanes(&o.get().0))
-            }
+            (Ok(o), CompareOp::Eq) => Comparison::Bool(self.0.canonical() == o.get().0.canonical()),
+            (Ok(o), CompareOp::Ne) => Comparison::Bool(self.0.canonical() != o.get().0.canonical()),
             _ => Comparison::NotImplemented,
         }
     }
@@ -107,15 +102,6 @@ impl PyArrangement {
             (self.0.to_string(),),
         ))
     }
-}
-
-/// Lane contents with the order inside each lane ignored (for equality and hashing).
-fn sorted_lanes(a: &core::Arrangement) -> [u8; 13] {
-    let mut codes = a.cards().map(|c| c.code());
-    codes[..3].sort_unstable();
-    codes[3..8].sort_unstable();
-    codes[8..].sort_unstable();
-    codes
 }
 
 /// Whether an arrangement is fouled (相公 / 倒水): not front ≤ middle ≤ back in the rules'

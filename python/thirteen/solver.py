@@ -28,7 +28,7 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from thirteen import _core
 from thirteen._core import Arrangement, Card, Declaration, LaneTables, SpecialHand
-from thirteen.errors import LimitError
+from thirteen.errors import LimitError, ThirteenError
 from thirteen.rules import RuleSet
 from thirteen.table_store import lane_tables
 
@@ -178,15 +178,15 @@ def solve(
     Raises:
         CountError, DuplicateCardError, CardError: a bad hand; PlayerCountError: a table size
         the rules do not allow; LimitError: ``top`` outside 1 to 1,000 or ``samples``
-        outside 1 to 10,000,000; TypeError: ``rules`` not a RuleSet, a count not an int, a
-        strategy other than ``"ev"``, ``"mc"``, ``"greedy"``.
+        outside 1 to 10,000,000; ThirteenError: a strategy other than ``"ev"``, ``"mc"``,
+        ``"greedy"``; TypeError: ``rules`` not a RuleSet, a count not an int.
     """
     rules = _rules(rules)
     as_banker = _context(rules, players, banker)
     top = _count("top", top, MAX_TOP)
     samples = _count("samples", samples, MAX_SAMPLES)
     if strategy not in ("ev", "mc", "greedy"):
-        raise TypeError(f"strategy must be 'ev', 'mc' or 'greedy', got {strategy!r}")
+        raise ThirteenError(f"strategy must be 'ev', 'mc' or 'greedy', got {strategy!r}")
     tables = tables if tables is not None else lane_tables(rules, players)
     kept, choices = _core._solve(
         hand,

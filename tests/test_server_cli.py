@@ -8,7 +8,7 @@ import sys
 
 BLOCK = (
     "import sys\n"
-    "for name in ('starlette', 'uvicorn', 'websockets', 'msgspec', 'sqlalchemy'):\n"
+    "for name in ('starlette', 'uvicorn', 'websockets', 'sqlalchemy'):\n"
     "    sys.modules[name] = None  # as if not installed\n"
 )
 

@@ -16,11 +16,11 @@ __all__ = ["add_serve_parser", "cmd_serve", "EXTRA_MESSAGE"]
 
 #: What ``thirteen serve`` says when the extra is missing.
 EXTRA_MESSAGE = (
-    "thirteen serve needs the server extra (starlette, uvicorn, websockets, msgspec, "
+    "thirteen serve needs the server extra (starlette, uvicorn, websockets, "
     "sqlalchemy): pip install 'thirteen[server]'"
 )
 
-_EXTRA = ("starlette", "uvicorn", "websockets", "msgspec", "sqlalchemy")
+_EXTRA = ("starlette", "uvicorn", "websockets", "sqlalchemy")
 
 
 def _missing_extra() -> List[str]:

@@ -176,10 +176,11 @@ def solve(
         scores better.
 
     Raises:
-        CountError, DuplicateCardError, CardError: a bad hand; PlayerCountError: a table size
-        the rules do not allow; LimitError: ``top`` outside 1 to 1,000 or ``samples``
-        outside 1 to 10,000,000; ThirteenError: a strategy other than ``"ev"``, ``"mc"``,
-        ``"greedy"``; TypeError: ``rules`` not a RuleSet, a count not an int.
+        CountError: a hand of the wrong size (also DuplicateCardError, CardError: bad cards).
+        PlayerCountError: a table size the rules do not allow.
+        LimitError: ``top`` outside 1 to 1,000 or ``samples`` outside 1 to 10,000,000.
+        ThirteenError: a strategy other than ``"ev"``, ``"mc"``, ``"greedy"``.
+        TypeError: ``rules`` not a RuleSet, a count not an int.
     """
     rules = _rules(rules)
     as_banker = _context(rules, players, banker)

@@ -282,8 +282,8 @@ def lane_tables(rules: Optional[RuleSet] = None, players: int = 4) -> LaneTables
     rule set's play key and the nearest shipped ones are used.
 
     Raises:
-        TypeError: ``rules`` not a RuleSet, ``players`` not an int; PlayerCountError: a table
-        size the rules do not allow.
+        TypeError: ``rules`` not a RuleSet, ``players`` not an int.
+        PlayerCountError: a table size the rules do not allow.
     """
     rules = rules if rules is not None else RuleSet.default()
     if not isinstance(rules, RuleSet):

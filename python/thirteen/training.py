@@ -58,9 +58,10 @@ def train(
         ``solve`` use it for every rule set with the same play key.
 
     Raises:
-        PlayerCountError: a size the rules do not allow; LimitError: ``deals`` outside 1 to
-        10**8, ``iterations`` outside 1 to 10**4, ``seed`` outside 0 to 2**64 − 1, a negative
-        or infinite ``tolerance``; TypeError: an argument of the wrong type.
+        PlayerCountError: a size the rules do not allow.
+        LimitError: ``deals`` outside 1 to 10**8, ``iterations`` outside 1 to 10**4,
+            ``seed`` outside 0 to 2**64 − 1, a negative or infinite ``tolerance``.
+        TypeError: an argument of the wrong type.
     """
     rules = rules if rules is not None else RuleSet.default()
     if not isinstance(rules, RuleSet):

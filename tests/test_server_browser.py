@@ -24,6 +24,7 @@ if not HAVE_BROWSER and os.environ.get("CI") != "true":
     pytest.skip("Debian's chromium and chromium-driver are not installed", allow_module_level=True)
 
 webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
@@ -44,10 +45,32 @@ def browser():
     driver.quit()
 
 
+def click(driver, selector: str) -> None:
+    """Clicks the element ``selector`` finds, finding it again if the page re-rendered it
+    between the find and the click (a stale element)."""
+    for attempt in range(5):
+        try:
+            driver.find_element(By.CSS_SELECTOR, selector).click()
+            return
+        except StaleElementReferenceException:
+            if attempt == 4:
+                raise
+
+
 def click_cards(driver, lane: str, cards: str) -> None:
-    driver.find_element(By.CSS_SELECTOR, f".lane[data-lane='{lane}'] .lane-name").click()
+    click(driver, f".lane[data-lane='{lane}'] .lane-name")
     for card in cards.split():
-        driver.find_element(By.CSS_SELECTOR, f"#hand .card[data-card='{card}']").click()
+        click(driver, f"#hand .card[data-card='{card}']")
+
+
+def hand_text(driver):
+    """The 13 cards shown in the hand, read in one pass that the page did not re-render
+    (else ``False``, for ``WebDriverWait`` to try again)."""
+    try:
+        cards = [c.get_attribute("data-card") for c in driver.find_elements(By.CSS_SELECTOR, "#hand .card")]
+    except StaleElementReferenceException:
+        return False
+    return " ".join(cards) if len(cards) == 13 else False
 
 
 def verdict(driver) -> str:
@@ -62,8 +85,7 @@ def test_a_round_played_by_clicking(tmp_path, browser):
         d.get(server.url)
         d.find_element(By.ID, "name").send_keys("Ann")
         d.find_element(By.ID, "join").click()
-        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#hand .card")) == 13)
-        hand = " ".join(c.get_attribute("data-card") for c in d.find_elements(By.CSS_SELECTOR, "#hand .card"))
+        hand = wait.until(hand_text)
         assert len(thirteen.parse_cards(hand)) == 13
 
         # A fouled split: the page reports it and keeps Submit disabled.

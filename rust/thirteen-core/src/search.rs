@@ -267,43 +267,70 @@ pub fn best_splits(
                     break;
                 }
             }
-            if n == 13 {
-                // The 56 splits of the 8 positions this back leaves: the strongest front of
-                // them and the strongest middle at most the back bound the back.
-                let pairs = crate::split::rest_pairs(bi);
-                let mut top_front = pairs[0].0 as usize;
-                let mut top_mid = usize::MAX;
+            // The strongest front of the cards this back leaves and the strongest middle at
+            // most the back bound the back (`ub2`). With 13 cards its 56 splits come from a
+            // table; with more, the legal middles are listed for the walk below.
+            let rest = all & !mb;
+            let pairs = (n == 13).then(|| crate::split::rest_pairs(bi));
+            let mut top_front = usize::MAX;
+            let mut top_mid: Option<usize> = None;
+            // Equal middle and back: the pair is met from both sides; keep one.
+            let legal_mid = |mi: usize| v5[mi] < vb || (v5[mi] == vb && mi >= bi);
+            if let Some(pairs) = pairs {
                 for &(fi, mi) in pairs {
                     let (fi, mi) = (fi as usize, mi as usize);
-                    if v3[fi] > v3[top_front] {
+                    if top_front == usize::MAX || v3[fi] > v3[top_front] {
                         top_front = fi;
                     }
-                    let vm = v5[mi];
-                    if (vm < vb || (vm == vb && mi >= bi))
-                        && (top_mid == usize::MAX || vm > v5[top_mid])
-                    {
-                        top_mid = mi;
+                    if legal_mid(mi) && top_mid.is_none_or(|t| v5[mi] > v5[t]) {
+                        top_mid = Some(mi);
                     }
                 }
-                if top_mid == usize::MAX {
-                    continue;
+            } else {
+                let mut j = 0;
+                for i in 0..n {
+                    if rest & (1 << i) != 0 {
+                        pos[j] = i as u8;
+                        j += 1;
+                    }
                 }
-                if prune && full {
-                    let ub2 = scorer.score(
-                        &lazy(top_front, Lane::Front),
-                        &lazy(top_mid, Lane::Middle),
-                        &bf,
-                    );
-                    if ub2 <= floor {
+                debug_assert_eq!(j, k);
+                mids.clear();
+                for c in &s.combos5 {
+                    let mm = c.iter().fold(0u32, |m, &o| m | 1 << pos[o as usize]);
+                    let mi = s.index[mm as usize] as usize;
+                    if !legal_mid(mi) {
                         continue;
                     }
+                    if top_mid.is_none_or(|t| v5[mi] > v5[t]) {
+                        top_mid = Some(mi);
+                    }
+                    mids.push((mi, mm));
                 }
-                stats.backs += 1;
+                for c in &s.combos3 {
+                    let fm = c.iter().fold(0u32, |m, &o| m | 1 << pos[o as usize]);
+                    let fi = s.index[fm as usize] as usize;
+                    if top_front == usize::MAX || v3[fi] > v3[top_front] {
+                        top_front = fi;
+                    }
+                }
+            }
+            let Some(top_mid) = top_mid else { continue };
+            if prune && full {
+                let ub2 = scorer.score(
+                    &lazy(top_front, Lane::Front),
+                    &lazy(top_mid, Lane::Middle),
+                    &bf,
+                );
+                if ub2 <= floor {
+                    continue;
+                }
+            }
+            stats.backs += 1;
+            if let Some(pairs) = pairs {
                 for &(fi, mi) in pairs {
                     let (fi, mi) = (fi as usize, mi as usize);
-                    let vm = v5[mi];
-                    // Equal middle and back: the pair is met from both sides; keep one.
-                    if vm > vb || (vm == vb && mi < bi) || v3[fi] > vm {
+                    if !legal_mid(mi) || v3[fi] > v5[mi] {
                         continue;
                     }
                     stats.scored += 1;
@@ -319,92 +346,39 @@ pub fn best_splits(
                 }
                 continue;
             }
-            // More than 13 cards: the positions this back leaves, its legal middles and the
-            // strongest front.
-            let rest = all & !mb;
-            let mut j = 0;
-            for i in 0..n {
-                if rest & (1 << i) != 0 {
-                    pos[j] = i as u8;
-                    j += 1;
-                }
-            }
-            debug_assert_eq!(j, k);
-            mids.clear();
-            let mut top_mid: Option<usize> = None;
-            for c in &s.combos5 {
-                let mm = c.iter().fold(0u32, |m, &o| m | 1 << pos[o as usize]);
-                let mi = s.index[mm as usize] as usize;
-                let vm = v5[mi];
-                // Equal middle and back: the pair is met from both sides; keep one.
-                if vm > vb || (vm == vb && mi < bi) {
-                    continue;
-                }
-                if top_mid.is_none_or(|t| vm > v5[t]) {
-                    top_mid = Some(mi);
-                }
-                mids.push((mi, mm));
-            }
-            let Some(top_mid) = top_mid else { continue };
-            let mut top_front = usize::MAX;
-            for c in &s.combos3 {
-                let fm = c.iter().fold(0u32, |m, &o| m | 1 << pos[o as usize]);
-                let fi = s.index[fm as usize] as usize;
-                if top_front == usize::MAX || v3[fi] > v3[top_front] {
-                    top_front = fi;
-                }
-            }
-            if prune && full {
-                let ub2 = scorer.score(
-                    &lazy(top_front, Lane::Front),
-                    &lazy(top_mid, Lane::Middle),
-                    &bf,
-                );
-                if ub2 <= floor {
-                    continue;
-                }
-            }
             stats.backs += 1;
             for &(mi, mm) in &mids {
                 let vm = v5[mi];
                 let left = rest & !mm;
                 let mf = lazy(mi, Lane::Middle);
-                let fi = if k == 8 {
-                    s.index[left as usize] as usize
-                } else {
-                    if prune
-                        && best.len() == top
-                        && scorer.score(&lazy(top_front, Lane::Front), &mf, &bf) <= floor
-                    {
-                        continue;
+                if prune
+                    && best.len() == top
+                    && scorer.score(&lazy(top_front, Lane::Front), &mf, &bf) <= floor
+                {
+                    continue;
+                }
+                // The strongest legal front of the cards left (none may be legal).
+                let mut fi = usize::MAX;
+                let mut lp = [0u8; 6];
+                let mut q = 0;
+                for i in 0..n {
+                    if left & (1 << i) != 0 {
+                        lp[q] = i as u8;
+                        q += 1;
                     }
-                    // The strongest legal front of the cards left.
-                    let mut fi = usize::MAX;
-                    let mut lp = [0u8; 6];
-                    let mut q = 0;
-                    for i in 0..n {
-                        if left & (1 << i) != 0 {
-                            lp[q] = i as u8;
-                            q += 1;
-                        }
-                    }
-                    for x in 0..q {
-                        for y in x + 1..q {
-                            for z in y + 1..q {
-                                let fm = (1u32 << lp[x]) | (1 << lp[y]) | (1 << lp[z]);
-                                let f = s.index[fm as usize] as usize;
-                                if v3[f] <= vm && (fi == usize::MAX || v3[f] > v3[fi]) {
-                                    fi = f;
-                                }
+                }
+                for x in 0..q {
+                    for y in x + 1..q {
+                        for z in y + 1..q {
+                            let fm = (1u32 << lp[x]) | (1 << lp[y]) | (1 << lp[z]);
+                            let f = s.index[fm as usize] as usize;
+                            if v3[f] <= vm && (fi == usize::MAX || v3[f] > v3[fi]) {
+                                fi = f;
                             }
                         }
                     }
-                    if fi == usize::MAX {
-                        continue;
-                    }
-                    fi
-                };
-                if v3[fi] > vm {
+                }
+                if fi == usize::MAX {
                     continue;
                 }
                 stats.scored += 1;

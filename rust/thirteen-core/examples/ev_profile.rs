@@ -50,8 +50,12 @@ fn main() {
             .collect();
         let t_eval = t0.elapsed().as_secs_f64() / hands.len() as f64;
         let mut stats = SearchStats::default();
+        let repeat: usize = std::env::var("REPEAT")
+            .ok()
+            .and_then(|r| r.parse().ok())
+            .unwrap_or(1);
         let t1 = Instant::now();
-        for s in &splits {
+        for s in splits.iter().cycle().take(splits.len() * repeat) {
             best_splits(
                 13,
                 s.five_values(),
@@ -64,7 +68,52 @@ fn main() {
                 &mut stats,
             );
         }
-        let t_search = t1.elapsed().as_secs_f64() / hands.len() as f64;
+        // Per hand: CPU time and what was searched, slowest last.
+        let mut per: Vec<(f64, SearchStats)> = splits
+            .iter()
+            .map(|s| {
+                let mut st = SearchStats::default();
+                let t = Instant::now();
+                for _ in 0..5 {
+                    st = SearchStats::default();
+                    best_splits(
+                        13,
+                        s.five_values(),
+                        s.three_values(),
+                        &rules,
+                        &tables,
+                        ctx,
+                        1,
+                        false,
+                        &mut st,
+                    );
+                }
+                (t.elapsed().as_secs_f64() / 5.0, st)
+            })
+            .collect();
+        if let Ok(k) = std::env::var("SHOW") {
+            // The hands with the most backs visited.
+            let mut by: Vec<(usize, usize)> =
+                per.iter().enumerate().map(|(i, p)| (p.1.visited, i)).collect();
+            by.sort();
+            for &(v, i) in by.iter().rev().take(k.parse().unwrap_or(3)) {
+                let h: Vec<String> = hands[i].iter().map(|c| c.to_string()).collect();
+                println!("  visited {v}: {}", h.join(" "));
+            }
+        }
+        per.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
+        for q in [0.5, 0.9, 0.99] {
+            let (t, st) = per[(q * per.len() as f64) as usize];
+            println!(
+                "  p{:.0}: {:.1} µs, visited {}, backs {}, scored {}",
+                q * 100.0,
+                t * 1e6,
+                st.visited,
+                st.backs,
+                st.scored
+            );
+        }
+        let t_search = t1.elapsed().as_secs_f64() / (hands.len() * repeat) as f64;
         let n = hands.len() as f64;
         let t2 = Instant::now();
         let mut sink = 0u64;
@@ -99,9 +148,9 @@ fn main() {
             "{name}: eval {:.1} µs, search {:.1} µs; visited {:.0}, backs {:.1}, scored {:.0}",
             t_eval * 1e6,
             t_search * 1e6,
-            stats.visited as f64 / n,
-            stats.backs as f64 / n,
-            stats.scored as f64 / n
+            stats.visited as f64 / n / repeat as f64,
+            stats.backs as f64 / n / repeat as f64,
+            stats.scored as f64 / n / repeat as f64
         );
     }
 }

@@ -10,6 +10,11 @@
 //!   search stops at the first back whose `ub1` cannot beat the `top`-th best split found;
 //! * `ub2(b) = score(strongest front of the cards b leaves, strongest middle ≤ b of them, b)`
 //!   skips a back;
+//!   With 13 cards both come from the walk's own order: the first five from `b`'s value down
+//!   that misses `b`, and the first front at most `b` that misses it;
+//! * with 13 cards and one split asked for, only the back's Pareto frontier is scored: the
+//!   splits whose front and middle no other split of the back beats both at once, strongest
+//!   front first, until `score(front, strongest middle, b)` cannot beat the best found;
 //! * with more than 13 cards, `ub3(b, m) = score(strongest front left by b, m, b)` skips a
 //!   middle, and the front of `(m, b)` is the strongest legal one of the cards left.
 //!
@@ -190,8 +195,19 @@ pub fn best_splits(
     let feat = |v: HandValue, lane: Lane| features(v, lane, tables, rules, ctx.role);
     // Fronts in falling value: as backs fall in value, so does the strongest front that can
     // sit below them (a legal front is at most its middle, at most its back).
-    let mut fronts_down: Vec<u32> = (0..v3.len() as u32).collect();
-    fronts_down.sort_unstable_by(|&a, &b| v3[b as usize].cmp(&v3[a as usize]));
+    let mut front_keys: Vec<u64> = v3
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (v.raw() as u64) << 16 | i as u64)
+        .collect();
+    front_keys.sort_unstable_by(|a, b| b.cmp(a));
+    let fronts_down: Vec<u32> = front_keys.iter().map(|k| (k & 0xffff) as u32).collect();
+    // Dense rank of each front's value, 0 for the strongest.
+    let mut front_rank = vec![0u16; v3.len()];
+    for w in 1..fronts_down.len() {
+        let (a, b) = (fronts_down[w - 1] as usize, fronts_down[w] as usize);
+        front_rank[b] = front_rank[a] + (v3[b] != v3[a]) as u16;
+    }
     let mut cap = 0usize;
     let mut best: Vec<Candidate> = Vec::with_capacity(top + 1);
     let mut floor = f64::NEG_INFINITY;
@@ -247,13 +263,18 @@ pub fn best_splits(
         let k = n - 5;
         let mut pos = [0u8; 11];
         let mut mids: Vec<(usize, u32)> = Vec::with_capacity(s.combos5.len());
-        let mut next_bucket = 0;
+        // `order.keys[..sorted]` is in order.
+        let mut sorted = 0;
+        let mut run_start = 0;
         for at in 0..order.keys.len() {
-            if at == next_bucket {
-                next_bucket = order.sort_bucket_at(at);
+            while sorted <= at {
+                sorted = order.sort_bucket_at(sorted);
             }
             let bi = (order.keys[at] & 0xffff) as usize;
             let (mb, vb) = (s.five[bi], v5[bi]);
+            if at > 0 && (order.keys[at - 1] >> 16) as u32 != vb.raw() {
+                run_start = at;
+            }
             let full = best.len() == top;
             stats.visited += 1;
             let bf = lazy(bi, Lane::Back);
@@ -276,7 +297,36 @@ pub fn best_splits(
             let mut top_mid: Option<usize> = None;
             // Equal middle and back: the pair is met from both sides; keep one.
             let legal_mid = |mi: usize| v5[mi] < vb || (v5[mi] == vb && mi >= bi);
-            if let Some(pairs) = pairs {
+            if pairs.is_some() && prune && full {
+                // Bounds from the walk's order: the first five from this back's value down
+                // that misses the back is the strongest legal middle, and the first front at
+                // most the back that misses it the strongest front. A scan cut short bounds
+                // by the value where it stopped (everything after is at most that).
+                const SCAN: usize = 48;
+                let mut q = run_start;
+                while q < order.keys.len() && q < run_start + SCAN {
+                    while sorted <= q {
+                        sorted = order.sort_bucket_at(sorted);
+                    }
+                    let mi = (order.keys[q] & 0xffff) as usize;
+                    if q != at && s.five[mi] & mb == 0 {
+                        break;
+                    }
+                    q += 1;
+                }
+                if q == order.keys.len() {
+                    continue;
+                }
+                top_mid = Some((order.keys[q] & 0xffff) as usize);
+                let mut r = cap;
+                while r + 1 < fronts_down.len()
+                    && r < cap + SCAN
+                    && s.three[fronts_down[r] as usize] & mb != 0
+                {
+                    r += 1;
+                }
+                top_front = fronts_down[r] as usize;
+            } else if let Some(pairs) = pairs {
                 for &(fi, mi) in pairs {
                     let (fi, mi) = (fi as usize, mi as usize);
                     if top_front == usize::MAX || v3[fi] > v3[top_front] {
@@ -328,6 +378,55 @@ pub fn best_splits(
             }
             stats.backs += 1;
             if let Some(pairs) = pairs {
+                if prune && top == 1 {
+                    // Only the pairs no other pair beats in both front and middle can be
+                    // best (the score never falls as a lane's value rises). Sorted by
+                    // front (strongest first), then middle (strongest first), then pair
+                    // order, a pair is kept when its middle beats every middle before it.
+                    let mut keys = [0u64; 56];
+                    let mut len = 0;
+                    for (k, &(fi, mi)) in pairs.iter().enumerate() {
+                        let (fi, mi) = (fi as usize, mi as usize);
+                        if !legal_mid(mi) || v3[fi] > v5[mi] {
+                            continue;
+                        }
+                        keys[len] = (front_rank[fi] as u64) << 38
+                            | ((u32::MAX - v5[mi].raw()) as u64) << 6
+                            | k as u64;
+                        len += 1;
+                    }
+                    let keys = &mut keys[..len];
+                    keys.sort_unstable();
+                    let top_mf = lazy(top_mid, Lane::Middle);
+                    let mut high = None;
+                    for &key in keys.iter() {
+                        let (fi, mi) = pairs[(key & 63) as usize];
+                        let (fi, mi) = (fi as usize, mi as usize);
+                        if high.is_some_and(|h| v5[mi] <= h) {
+                            continue;
+                        }
+                        high = Some(v5[mi]);
+                        let ff = lazy(fi, Lane::Front);
+                        // Later pairs have weaker fronts: bounded by the strongest middle.
+                        if scorer.score(&ff, &top_mf, &bf) <= floor {
+                            break;
+                        }
+                        stats.scored += 1;
+                        let e = scorer.score(&ff, &lazy(mi, Lane::Middle), &bf);
+                        offer(
+                            Candidate {
+                                subsets: (fi, mi, bi),
+                                expected: e,
+                            },
+                            &mut best,
+                            &mut floor,
+                        );
+                        if v5[mi] == v5[top_mid] {
+                            break;
+                        }
+                    }
+                    continue;
+                }
                 for &(fi, mi) in pairs {
                     let (fi, mi) = (fi as usize, mi as usize);
                     if !legal_mid(mi) || v3[fi] > v5[mi] {
@@ -476,7 +575,7 @@ mod tests {
                         continue;
                     }
                     let ctx = Context { players, role };
-                    for _ in 0..6 {
+                    for _ in 0..12 {
                         let h: [Card; 13] = random_hand(&mut rng, DeckKind::Standard, 13)
                             .try_into()
                             .unwrap();
@@ -486,24 +585,28 @@ mod tests {
                             .map(|c| c.expected)
                             .collect();
                         all.sort_by(|a, b| b.partial_cmp(a).unwrap());
-                        let mut stats = SearchStats::default();
-                        let top = best_splits(
-                            13,
-                            s.five_values(),
-                            s.three_values(),
-                            &rules,
-                            &tables,
-                            ctx,
-                            6,
-                            false,
-                            &mut stats,
-                        );
-                        assert_eq!(top.len(), 6);
-                        for (c, e) in top.iter().zip(&all) {
-                            assert!((c.expected - e).abs() < 1e-9, "{} vs {e}", c.expected);
-                            let (f, m, b) = c.subsets;
-                            let v = (s.three_values()[f], s.five_values()[m], s.five_values()[b]);
-                            assert!(v.0 <= v.1 && v.1 <= v.2, "legal");
+                        // One best split (the per-back frontier) and the six best.
+                        for want in [1, 6] {
+                            let mut stats = SearchStats::default();
+                            let top = best_splits(
+                                13,
+                                s.five_values(),
+                                s.three_values(),
+                                &rules,
+                                &tables,
+                                ctx,
+                                want,
+                                false,
+                                &mut stats,
+                            );
+                            assert_eq!(top.len(), want);
+                            for (c, e) in top.iter().zip(&all) {
+                                assert!((c.expected - e).abs() < 1e-9, "{} vs {e}", c.expected);
+                                let (f, m, b) = c.subsets;
+                                let v =
+                                    (s.three_values()[f], s.five_values()[m], s.five_values()[b]);
+                                assert!(v.0 <= v.1 && v.1 <= v.2, "legal");
+                            }
                         }
                     }
                 }

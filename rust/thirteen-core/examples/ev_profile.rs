@@ -4,12 +4,19 @@ use std::time::Instant;
 
 use thirteen_core::card::{Card, DeckKind};
 use thirteen_core::deal::{rng_for, shuffle};
-use thirteen_core::lanes::LaneTables;
+use thirteen_core::lanes::{LaneCounts, LaneTables};
 use thirteen_core::model::{Context, Role};
 use thirteen_core::rules::{BonusKind, Rules};
 use thirteen_core::search::{best_splits, SearchStats};
 use thirteen_core::split::HandSplits;
 use thirteen_core::train::build_tables;
+
+fn env(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(default)
+}
 
 fn main() {
     let mut royal = [[1i64; 10]; 3];
@@ -30,13 +37,33 @@ fn main() {
         ..Rules::default()
     };
     for (name, rules) in [("kaixin", kaixin), ("western", western)] {
-        let tables = LaneTables::from_counts(&build_tables(&rules, 4, 3000, 3, 1), &rules);
+        // Trained once and kept in a file, so that runs compare on the same tables.
+        let path = std::env::temp_dir().join(format!("ev_profile_{name}.txt"));
+        let counts: LaneCounts = match std::fs::read_to_string(&path) {
+            Ok(text) => {
+                let mut c: LaneCounts = Default::default();
+                for line in text.lines() {
+                    let f: Vec<u64> = line.split(' ').map(|x| x.parse().unwrap()).collect();
+                    c[f[0] as usize].push((f[1] as u32, f[2]));
+                }
+                c
+            }
+            Err(_) => {
+                let c = build_tables(&rules, 4, env("DEALS", 3000), 3, 1);
+                let text: String = (0..3)
+                    .flat_map(|l| c[l].iter().map(move |(v, n)| format!("{l} {v} {n}\n")))
+                    .collect();
+                std::fs::write(&path, text).unwrap();
+                c
+            }
+        };
+        let tables = LaneTables::from_counts(&counts, &rules);
         let ctx = Context {
             players: 4,
             role: Role::Player,
         };
         let mut rng = rng_for(7);
-        let hands: Vec<[Card; 13]> = (0..2000)
+        let hands: Vec<[Card; 13]> = (0..env("HANDS", 2000))
             .map(|_| {
                 let mut d = DeckKind::Standard.cards();
                 shuffle(&mut d, &mut rng);
@@ -50,10 +77,7 @@ fn main() {
             .collect();
         let t_eval = t0.elapsed().as_secs_f64() / hands.len() as f64;
         let mut stats = SearchStats::default();
-        let repeat: usize = std::env::var("REPEAT")
-            .ok()
-            .and_then(|r| r.parse().ok())
-            .unwrap_or(1);
+        let repeat = env("REPEAT", 1);
         let t1 = Instant::now();
         for s in splits.iter().cycle().take(splits.len() * repeat) {
             best_splits(
@@ -93,8 +117,11 @@ fn main() {
             .collect();
         if let Ok(k) = std::env::var("SHOW") {
             // The hands with the most backs visited.
-            let mut by: Vec<(usize, usize)> =
-                per.iter().enumerate().map(|(i, p)| (p.1.visited, i)).collect();
+            let mut by: Vec<(usize, usize)> = per
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (p.1.visited, i))
+                .collect();
             by.sort();
             for &(v, i) in by.iter().rev().take(k.parse().unwrap_or(3)) {
                 let h: Vec<String> = hands[i].iter().map(|c| c.to_string()).collect();

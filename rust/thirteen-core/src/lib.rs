@@ -11,6 +11,7 @@ pub mod deal;
 pub mod error;
 pub mod eval;
 pub mod eval_table;
+mod falling;
 pub mod lanes;
 pub mod limits;
 pub mod model;

@@ -27,6 +27,7 @@ use std::sync::OnceLock;
 
 use crate::error::Lane;
 use crate::eval::HandValue;
+use crate::falling::{self, Falling};
 use crate::lanes::LaneTables;
 use crate::model::{features, lane_values_monotone, Context, Feat, Scorer};
 use crate::rules::Rules;
@@ -89,53 +90,6 @@ pub(crate) fn subsets(n: usize) -> &'static Subsets {
     })
 }
 
-/// Subset indices in falling value, sorted a bucket at a time.
-struct BucketOrder {
-    /// `value << 16 | index`, grouped by bucket, buckets in falling order.
-    keys: Vec<u64>,
-    /// Start of each bucket in `keys`, in walk order, and the end.
-    starts: Vec<u32>,
-}
-
-const ORDER_SHIFT: u32 = 22;
-
-fn bucket_order(values: &[HandValue]) -> BucketOrder {
-    let buckets = 1usize << (32 - ORDER_SHIFT);
-    let mut count = vec![0u32; buckets + 1];
-    for v in values {
-        count[(v.raw() >> ORDER_SHIFT) as usize] += 1;
-    }
-    // Highest bucket first.
-    let mut starts = Vec::new();
-    let mut at = vec![0u32; buckets];
-    let mut sum = 0u32;
-    for b in (0..buckets).rev() {
-        if count[b] > 0 {
-            starts.push(sum);
-            at[b] = sum;
-            sum += count[b];
-        }
-    }
-    starts.push(sum);
-    let mut keys = vec![0u64; values.len()];
-    for (i, v) in values.iter().enumerate() {
-        let b = (v.raw() >> ORDER_SHIFT) as usize;
-        keys[at[b] as usize] = ((v.raw() as u64) << 16) | i as u64;
-        at[b] += 1;
-    }
-    BucketOrder { keys, starts }
-}
-
-impl BucketOrder {
-    /// Sorts the bucket starting at `at` (falling) and returns where the next one starts.
-    fn sort_bucket_at(&mut self, at: usize) -> usize {
-        let i = self.starts.partition_point(|&s| (s as usize) <= at) - 1;
-        let end = self.starts[i + 1] as usize;
-        self.keys[at..end].sort_unstable_by(|a, b| b.cmp(a));
-        end
-    }
-}
-
 /// One candidate split with its expected units.
 #[derive(Clone, Copy, Debug)]
 pub struct Candidate {
@@ -154,6 +108,8 @@ struct Cache {
     front: Vec<(u32, Feat)>,
     mid: Vec<(u32, Feat)>,
     back: Vec<(u32, Feat)>,
+    backs: Falling,
+    fronts: Falling,
 }
 
 thread_local! {
@@ -195,19 +151,6 @@ pub fn best_splits(
     let feat = |v: HandValue, lane: Lane| features(v, lane, tables, rules, ctx.role);
     // Fronts in falling value: as backs fall in value, so does the strongest front that can
     // sit below them (a legal front is at most its middle, at most its back).
-    let mut front_keys: Vec<u64> = v3
-        .iter()
-        .enumerate()
-        .map(|(i, v)| (v.raw() as u64) << 16 | i as u64)
-        .collect();
-    front_keys.sort_unstable_by(|a, b| b.cmp(a));
-    let fronts_down: Vec<u32> = front_keys.iter().map(|k| (k & 0xffff) as u32).collect();
-    // Dense rank of each front's value, 0 for the strongest.
-    let mut front_rank = vec![0u16; v3.len()];
-    for w in 1..fronts_down.len() {
-        let (a, b) = (fronts_down[w - 1] as usize, fronts_down[w] as usize);
-        front_rank[b] = front_rank[a] + (v3[b] != v3[a]) as u16;
-    }
     let mut cap = 0usize;
     let mut best: Vec<Candidate> = Vec::with_capacity(top + 1);
     let mut floor = f64::NEG_INFINITY;
@@ -235,12 +178,14 @@ pub fn best_splits(
             *floor = best[top - 1].expected;
         }
     };
-    // Backs in falling value: a counting sort on the value's top bits (the category and the
-    // highest deciding ranks), each bucket sorted only when the walk reaches it.
-    let mut order = bucket_order(v5);
     CACHE.with(|cell| {
         let mut cache = cell.borrow_mut();
         let cache = &mut *cache;
+        // Backs (and middles) and fronts in falling value.
+        let order = &mut cache.backs;
+        let fronts = &mut cache.fronts;
+        order.fill(v5, &s.five);
+        fronts.fill(v3, &s.three);
         cache.stamp = cache.stamp.wrapping_add(1);
         if cache.stamp == 0 || cache.mid.len() < v5.len() || cache.front.len() < v3.len() {
             cache.front = vec![(0, Feat::default()); v3.len()];
@@ -249,11 +194,12 @@ pub fn best_splits(
             cache.stamp = 1;
         }
         let stamp = cache.stamp;
+        let (c_front, c_mid, c_back) = (&mut cache.front, &mut cache.mid, &mut cache.back);
         let mut lazy = |i: usize, lane: Lane| -> Feat {
             let (slot, v) = match lane {
-                Lane::Front => (&mut cache.front[i], v3[i]),
-                Lane::Middle => (&mut cache.mid[i], v5[i]),
-                Lane::Back => (&mut cache.back[i], v5[i]),
+                Lane::Front => (&mut c_front[i], v3[i]),
+                Lane::Middle => (&mut c_mid[i], v5[i]),
+                Lane::Back => (&mut c_back[i], v5[i]),
             };
             if slot.0 != stamp {
                 *slot = (stamp, feat(v, lane));
@@ -263,26 +209,22 @@ pub fn best_splits(
         let k = n - 5;
         let mut pos = [0u8; 11];
         let mut mids: Vec<(usize, u32)> = Vec::with_capacity(s.combos5.len());
-        // `order.keys[..sorted]` is in order.
-        let mut sorted = 0;
         let mut run_start = 0;
-        for at in 0..order.keys.len() {
-            while sorted <= at {
-                sorted = order.sort_bucket_at(sorted);
-            }
-            let bi = (order.keys[at] & 0xffff) as usize;
-            let (mb, vb) = (s.five[bi], v5[bi]);
-            if at > 0 && (order.keys[at - 1] >> 16) as u32 != vb.raw() {
+        for at in 0..order.len() {
+            let key = order.at(at);
+            let bi = falling::index(key);
+            let (mb, vb) = (falling::mask(key), v5[bi]);
+            if at > 0 && falling::value(order.at(at - 1)) != vb.raw() {
                 run_start = at;
             }
             let full = best.len() == top;
             stats.visited += 1;
             let bf = lazy(bi, Lane::Back);
             if prune && full {
-                while cap + 1 < fronts_down.len() && v3[fronts_down[cap] as usize] > vb {
+                while cap + 1 < fronts.len() && falling::value(fronts.at(cap)) > vb.raw() {
                     cap += 1;
                 }
-                let fc = lazy(fronts_down[cap] as usize, Lane::Front);
+                let fc = lazy(falling::index(fronts.at(cap)), Lane::Front);
                 let ub1 = scorer.score(&fc, &lazy(bi, Lane::Middle), &bf);
                 if ub1 <= floor {
                     break;
@@ -304,28 +246,24 @@ pub fn best_splits(
                 // by the value where it stopped (everything after is at most that).
                 const SCAN: usize = 48;
                 let mut q = run_start;
-                while q < order.keys.len() && q < run_start + SCAN {
-                    while sorted <= q {
-                        sorted = order.sort_bucket_at(sorted);
-                    }
-                    let mi = (order.keys[q] & 0xffff) as usize;
-                    if q != at && s.five[mi] & mb == 0 {
+                while q < order.len() && q < run_start + SCAN {
+                    if q != at && falling::mask(order.at(q)) & mb == 0 {
                         break;
                     }
                     q += 1;
                 }
-                if q == order.keys.len() {
+                if q == order.len() {
                     continue;
                 }
-                top_mid = Some((order.keys[q] & 0xffff) as usize);
+                top_mid = Some(falling::index(order.at(q)));
                 let mut r = cap;
-                while r + 1 < fronts_down.len()
+                while r + 1 < fronts.len()
                     && r < cap + SCAN
-                    && s.three[fronts_down[r] as usize] & mb != 0
+                    && falling::mask(fronts.at(r)) & mb != 0
                 {
                     r += 1;
                 }
-                top_front = fronts_down[r] as usize;
+                top_front = falling::index(fronts.at(r));
             } else if let Some(pairs) = pairs {
                 for &(fi, mi) in pairs {
                     let (fi, mi) = (fi as usize, mi as usize);
@@ -379,35 +317,26 @@ pub fn best_splits(
             stats.backs += 1;
             if let Some(pairs) = pairs {
                 if prune && top == 1 {
-                    // Only the pairs no other pair beats in both front and middle can be
-                    // best (the score never falls as a lane's value rises). Sorted by
-                    // front (strongest first), then middle (strongest first), then pair
-                    // order, a pair is kept when its middle beats every middle before it.
-                    let mut keys = [0u64; 56];
-                    let mut len = 0;
-                    for (k, &(fi, mi)) in pairs.iter().enumerate() {
-                        let (fi, mi) = (fi as usize, mi as usize);
-                        if !legal_mid(mi) || v3[fi] > v5[mi] {
+                    // Only the splits no other split of this back beats in both front and
+                    // middle can be best (the score never falls as a lane's value rises).
+                    // Fronts in falling value, each with the middle of the cards left: a
+                    // split is kept when its middle beats every middle before it; once the
+                    // front with the strongest middle cannot beat the best found, no later
+                    // front can.
+                    let top_mf = lazy(top_mid, Lane::Middle);
+                    let mut high: Option<HandValue> = None;
+                    for r in cap..fronts.len() {
+                        let key = fronts.at(r);
+                        let (fi, fm) = (falling::index(key), falling::mask(key));
+                        if fm & mb != 0 {
                             continue;
                         }
-                        keys[len] = (front_rank[fi] as u64) << 38
-                            | ((u32::MAX - v5[mi].raw()) as u64) << 6
-                            | k as u64;
-                        len += 1;
-                    }
-                    let keys = &mut keys[..len];
-                    keys.sort_unstable();
-                    let top_mf = lazy(top_mid, Lane::Middle);
-                    let mut high = None;
-                    for &key in keys.iter() {
-                        let (fi, mi) = pairs[(key & 63) as usize];
-                        let (fi, mi) = (fi as usize, mi as usize);
-                        if high.is_some_and(|h| v5[mi] <= h) {
+                        let mi = s.index[(rest & !fm) as usize] as usize;
+                        if !legal_mid(mi) || v3[fi] > v5[mi] || high.is_some_and(|h| v5[mi] <= h) {
                             continue;
                         }
                         high = Some(v5[mi]);
                         let ff = lazy(fi, Lane::Front);
-                        // Later pairs have weaker fronts: bounded by the strongest middle.
                         if scorer.score(&ff, &top_mf, &bf) <= floor {
                             break;
                         }

@@ -1,0 +1,176 @@
+//! A hand's 5- or 3-card subsets in falling value, for the search of [`crate::search`]:
+//! a counting sort on the value's top bits (the category and the highest deciding ranks),
+//! each bucket sorted only when a reader first reaches it. Each entry packs the value, the
+//! subset's position mask and its index, so a walk reads one word per subset.
+
+use crate::eval::HandValue;
+
+/// Bits of the value kept below the bucket number.
+const BUCKET_SHIFT: u32 = 22;
+const BUCKETS: usize = 1 << (32 - BUCKET_SHIFT);
+const INDEX_BITS: u32 = 13;
+
+/// Subsets in falling value (ties: higher mask first), sorted lazily.
+pub(crate) struct Falling {
+    /// `value << 32 | mask << 13 | index`, grouped by bucket, buckets in falling order.
+    keys: Vec<u64>,
+    /// Start of each non-empty bucket in `keys`, in falling order, and the end.
+    starts: Vec<u32>,
+    /// Per bucket: its size, then its next free place; all zero between fills.
+    count: Box<[u32; BUCKETS]>,
+    /// `keys[..sorted]` is in order; `starts[next]` is the first bucket not sorted yet.
+    sorted: usize,
+    next: usize,
+}
+
+/// The value of an entry.
+#[inline]
+pub(crate) fn value(key: u64) -> u32 {
+    (key >> 32) as u32
+}
+
+/// The position mask of an entry.
+#[inline]
+pub(crate) fn mask(key: u64) -> u32 {
+    ((key >> INDEX_BITS) & 0xffff) as u32
+}
+
+/// The subset index of an entry.
+#[inline]
+pub(crate) fn index(key: u64) -> usize {
+    (key & ((1 << INDEX_BITS) - 1)) as usize
+}
+
+impl Default for Falling {
+    fn default() -> Self {
+        Falling {
+            keys: Vec::new(),
+            starts: Vec::new(),
+            count: Box::new([0; BUCKETS]),
+            sorted: 0,
+            next: 0,
+        }
+    }
+}
+
+impl Falling {
+    /// Refills with the subsets of `values` and `masks` (index `i` is subset `i`; at most
+    /// 8,192 subsets of at most 16 positions), reusing the buffers.
+    pub(crate) fn fill(&mut self, values: &[HandValue], masks: &[u32]) {
+        debug_assert!(values.len() <= 1 << INDEX_BITS && values.len() == masks.len());
+        let mut occupied = [0u64; BUCKETS / 64];
+        for v in values {
+            let b = (v.raw() >> BUCKET_SHIFT) as usize;
+            self.count[b] += 1;
+            occupied[b / 64] |= 1 << (b % 64);
+        }
+        // Highest bucket first; `count` becomes each bucket's next free place.
+        self.starts.clear();
+        let mut sum = 0u32;
+        for w in (0..occupied.len()).rev() {
+            let mut bits = occupied[w];
+            while bits != 0 {
+                let top = 63 - bits.leading_zeros() as usize;
+                bits &= !(1 << top);
+                let b = w * 64 + top;
+                self.starts.push(sum);
+                let c = self.count[b];
+                self.count[b] = sum;
+                sum += c;
+            }
+        }
+        self.starts.push(sum);
+        // Every place is written once below: no need to clear.
+        self.keys.resize(values.len(), 0);
+        for (i, (v, &m)) in values.iter().zip(masks).enumerate() {
+            let b = (v.raw() >> BUCKET_SHIFT) as usize;
+            self.keys[self.count[b] as usize] =
+                (v.raw() as u64) << 32 | (m as u64) << INDEX_BITS | i as u64;
+            self.count[b] += 1;
+        }
+        for (w, &bits) in occupied.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                self.count[w * 64 + bits.trailing_zeros() as usize] = 0;
+                bits &= bits - 1;
+            }
+        }
+        self.sorted = 0;
+        self.next = 0;
+    }
+
+    /// Number of subsets.
+    #[inline]
+    pub(crate) fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// The entry at place `q` in falling order (sorting up to it first).
+    #[inline(always)]
+    pub(crate) fn at(&mut self, q: usize) -> u64 {
+        if q >= self.sorted {
+            self.sort_to(q);
+        }
+        self.keys[q]
+    }
+
+    /// Sorts the buckets up to the one holding place `q`.
+    #[inline(never)]
+    fn sort_to(&mut self, q: usize) {
+        while self.sorted <= q {
+            let (a, b) = (
+                self.starts[self.next] as usize,
+                self.starts[self.next + 1] as usize,
+            );
+            self.keys[a..b].sort_unstable_by(|x, y| y.cmp(x));
+            self.sorted = b;
+            self.next += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_in_falling_order_with_masks_and_indices() {
+        // Values across many buckets and within one, with ties.
+        let raw = [
+            5u32 << 28 | 7,
+            1 << 28,
+            5 << 28 | 9,
+            3,
+            1 << 28,
+            8 << 28,
+            5 << 28 | 7,
+        ];
+        let values: Vec<HandValue> = raw.iter().map(|&r| HandValue(r)).collect();
+        let masks: Vec<u32> = (0..raw.len() as u32).map(|i| 0b11111 << i).collect();
+        let mut f = Falling::default();
+        for _ in 0..2 {
+            f.fill(&values, &masks);
+            let got: Vec<(u32, usize)> = (0..f.len())
+                .map(|q| f.at(q))
+                .map(|k| (value(k), index(k)))
+                .collect();
+            // Falling value; equal values by falling mask (the higher index here).
+            assert_eq!(
+                got,
+                vec![
+                    (8 << 28, 5),
+                    (5 << 28 | 9, 2),
+                    (5 << 28 | 7, 6),
+                    (5 << 28 | 7, 0),
+                    (1 << 28, 4),
+                    (1 << 28, 1),
+                    (3, 3)
+                ]
+            );
+            for q in 0..f.len() {
+                let k = f.at(q);
+                assert_eq!(mask(k), masks[index(k)]);
+            }
+        }
+    }
+}

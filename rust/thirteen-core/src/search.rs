@@ -4,10 +4,12 @@
 //! the model's score never falls as any lane's value rises ([`crate::model`]), so the score
 //! of a split is at most the score with each lane replaced by a stronger hand. For a back `b`:
 //!
-//! * `ub1(b) = score(strongest front of the hand at most b, a middle of b's value, b)` bounds
-//!   every split with that back (a legal front is at most its middle, at most its back) and
-//!   depends on `b`'s value only, so it falls as backs are visited in falling value: the
-//!   search stops at the first back whose `ub1` cannot beat the `top`-th best split found;
+//! * `ub1(b) = score(strongest front of the hand at most c, a middle of value c, b)` with
+//!   `c = min(b, d)`, where `d` is the smaller of the hand's strongest two disjoint fives (no
+//!   middle beats it), bounds every split with that back (a legal front is at most its
+//!   middle, at most its back) and depends on `b`'s value only, so it falls as backs are
+//!   visited in falling value: the search stops at the first back whose `ub1` cannot beat
+//!   the `top`-th best split found;
 //! * `ub2(b) = score(strongest front of the cards b leaves, strongest middle ≤ b of them, b)`
 //!   skips a back;
 //!   With 13 cards both come from the walk's own order: the first five from `b`'s value down
@@ -209,6 +211,29 @@ pub fn best_splits(
         let k = n - 5;
         let mut pos = [0u8; 11];
         let mut mids: Vec<(usize, u32)> = Vec::with_capacity(s.combos5.len());
+        // No middle beats `d`, the smaller of the strongest two disjoint fives: the first
+        // five disjoint from one before it (or the place a cut-short search stopped at, which
+        // no later five beats).
+        let d_at = {
+            const SEEN: usize = 64;
+            let mut seen = [0u32; SEEN];
+            let mut q = 0;
+            'find: while q < order.len() && q < SEEN {
+                let m = falling::mask(order.at(q));
+                for &x in &seen[..q] {
+                    if x & m == 0 {
+                        break 'find;
+                    }
+                }
+                seen[q] = m;
+                q += 1;
+            }
+            q.min(order.len() - 1)
+        };
+        let (d_index, d_value) = {
+            let key = order.at(d_at);
+            (falling::index(key), falling::value(key))
+        };
         let mut run_start = 0;
         for at in 0..order.len() {
             let key = order.at(at);
@@ -221,11 +246,13 @@ pub fn best_splits(
             stats.visited += 1;
             let bf = lazy(bi, Lane::Back);
             if prune && full {
-                while cap + 1 < fronts.len() && falling::value(fronts.at(cap)) > vb.raw() {
+                let mid_cap = vb.raw().min(d_value);
+                while cap + 1 < fronts.len() && falling::value(fronts.at(cap)) > mid_cap {
                     cap += 1;
                 }
                 let fc = lazy(falling::index(fronts.at(cap)), Lane::Front);
-                let ub1 = scorer.score(&fc, &lazy(bi, Lane::Middle), &bf);
+                let mc = lazy(if vb.raw() <= d_value { bi } else { d_index }, Lane::Middle);
+                let ub1 = scorer.score(&fc, &mc, &bf);
                 if ub1 <= floor {
                     break;
                 }

@@ -13,7 +13,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import platform
 import sys
@@ -22,6 +21,8 @@ from pathlib import Path
 from typing import Any, List, Sequence, Tuple
 
 import numpy as np
+
+from stats import mean_ci
 
 import thirteen
 from thirteen import Arrangement, Card, RuleSet
@@ -60,10 +61,8 @@ def match(ours: Sequence[Any], theirs: Sequence[Arrangement], rules: RuleSet) ->
         r1 = thirteen.settle([ours[a], theirs[b]], rules).totals[0]
         r2 = thirteen.settle([ours[b], theirs[a]], rules).totals[0]
         results.append((r1 + r2) / 2)
-    n = len(results)
-    mean = sum(results) / n
-    var = sum((x - mean) ** 2 for x in results) / max(1, n - 1)
-    return mean, 1.96 * math.sqrt(var / n), n
+    mean, half = mean_ci(results)
+    return mean, half, len(results)
 
 
 def main(argv: Sequence[str] = ()) -> int:

@@ -17,7 +17,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import math
 import platform
 import random
 import sys
@@ -26,7 +25,10 @@ from typing import Any, Callable, List, Sequence, Tuple
 
 import numpy as np
 
+from stats import mean_ci
+
 import thirteen
+
 from thirteen import Declaration, RuleSet
 from thirteen.rules import SPECIAL_KEYS
 
@@ -59,13 +61,6 @@ def batch_plays(hands: np.ndarray, rules: RuleSet, strategy: str) -> List[Play]:
 
 def settle_totals(plays: Sequence[Play], rules: RuleSet) -> List[int]:
     return list(thirteen.settle(list(plays), rules).totals)
-
-
-def mean_ci(xs: Sequence[float]) -> Tuple[float, float]:
-    n = len(xs)
-    m = sum(xs) / n
-    var = sum((x - m) ** 2 for x in xs) / max(1, n - 1)
-    return m, 1.96 * math.sqrt(var / n)
 
 
 def duplicate(

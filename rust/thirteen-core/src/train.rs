@@ -181,8 +181,8 @@ pub fn iteration_counts(
         .collect();
     let mut counts = IterationCounts::default();
     for v in &values {
-        for lane in 0..3 {
-            *counts.lanes[lane].entry(v[lane]).or_insert(0) += 1;
+        for (lane, &value) in counts.lanes.iter_mut().zip(v) {
+            *lane.entry(value).or_insert(0) += 1;
         }
     }
     counts

@@ -1,0 +1,166 @@
+"""Shards of work on a Ray cluster (the ``ray`` extra: ``pip install 'thirteen[ray]'``).
+
+:func:`simulate <thirteen.simulate>` and :func:`train <thirteen.train>` split their work
+into seeded shards whose results add up; :func:`session` connects to a cluster and
+:meth:`RaySession.map` runs one function over the shards there, returning the results in
+shard order. Ray is imported only here and only when a Ray run starts, so everything else
+works without it.
+
+Addresses (``address``): ``"local"`` starts a Ray runtime on this machine for the run and
+stops it after; ``"auto"`` joins the cluster already running on this machine (``ray start
+--head``); ``"HOST:PORT"`` joins the cluster whose head listens there (``ray://HOST:PORT``
+through the Ray client); ``None`` lets Ray choose (``RAY_ADDRESS``, a running cluster, or a
+new local one). A Ray runtime already initialised in this process (``ray.init`` by the
+caller) is used as it is and left running.
+"""
+
+from __future__ import annotations
+
+import importlib
+from contextlib import contextmanager
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, TypeVar
+
+from thirteen.errors import BackendError
+
+__all__ = ["BACKENDS", "RAY_MISSING", "RaySession", "check_backend", "import_ray", "session"]
+
+#: The backends of ``simulate`` and ``train``.
+BACKENDS = ("local", "ray")
+
+#: What a Ray run says when Ray is not installed.
+RAY_MISSING = "Ray is not installed; a run on a Ray cluster needs it: pip install 'thirteen[ray]'"
+
+C = TypeVar("C")
+S = TypeVar("S")
+R = TypeVar("R")
+
+
+def check_backend(backend: str) -> None:
+    """Checks ``backend`` is one of :data:`BACKENDS` and, for ``"ray"``, that Ray imports.
+
+    Args:
+        backend: ``"local"`` or ``"ray"``.
+
+    Raises:
+        BackendError: an unknown backend, or Ray not installed.
+    """
+    if backend not in BACKENDS:
+        raise BackendError(f"unknown backend {backend!r} (expected local or ray)", backend=str(backend))
+    if backend == "ray":
+        import_ray()
+
+
+def import_ray() -> Any:
+    """The ``ray`` module (typed ``Any``: Ray ships no complete types).
+
+    Raises:
+        BackendError: Ray is not installed (the message says how to install it).
+    """
+    try:
+        return importlib.import_module("ray")
+    except ImportError:
+        raise BackendError(RAY_MISSING, backend="ray") from None
+
+
+class RaySession:
+    """A connected Ray runtime that runs shards (see :func:`session`)."""
+
+    def __init__(self, ray: Any, workers: Optional[int]) -> None:
+        self._ray = ray
+        self._workers = workers
+        self._remote: Dict[Callable[..., Any], Any] = {}
+
+    def map(
+        self,
+        fn: Callable[[C, S], R],
+        common: C,
+        shards: Sequence[S],
+        done: Optional[Callable[[R], None]] = None,
+    ) -> List[R]:
+        """``[fn(common, shard) for shard in shards]``, each call a Ray task of one CPU.
+
+        Args:
+            fn: a module-level function of the installed ``thirteen`` (workers import it by
+                name), of ``common`` and one shard; its result is pickled back.
+            common: the data every shard shares, sent to the cluster once.
+            shards: the shards, in order.
+            done: called with each result as its task ends (in the order tasks end).
+
+        Returns:
+            The results in shard order, whatever order the tasks ended in.
+
+        Raises:
+            BackendError: the cluster lost a task's worker or node.
+            ThirteenError: what ``fn`` raised (its own class, re-raised here).
+        """
+        ray = self._ray
+        remote = self._remote.get(fn)
+        if remote is None:
+            remote = self._remote[fn] = ray.remote(num_cpus=1, max_retries=2)(fn)
+        shared = ray.put(common)
+        limit = self._workers or len(shards) or 1
+        results: List[Any] = [None] * len(shards)
+        index: Dict[Any, int] = {}
+        waiting = list(enumerate(shards))[::-1]
+        try:
+            while waiting or index:
+                while waiting and len(index) < limit:
+                    i, shard = waiting.pop()
+                    index[remote.remote(shared, shard)] = i
+                ready, _ = ray.wait(list(index), num_returns=1)
+                for ref in ready:
+                    result = ray.get(ref)
+                    results[index.pop(ref)] = result
+                    if done is not None:
+                        done(result)
+        except ray.exceptions.RayTaskError as exc:
+            cause = exc.cause if isinstance(getattr(exc, "cause", None), Exception) else None
+            if cause is not None:
+                raise cause from None
+            raise BackendError(f"a Ray task failed: {exc}", backend="ray") from None
+        except ray.exceptions.RayError as exc:
+            raise BackendError(f"the Ray cluster failed: {exc}", backend="ray") from None
+        finally:
+            for ref in index:
+                ray.cancel(ref)
+        return results
+
+
+@contextmanager
+def session(address: Optional[str] = None, *, workers: Optional[int] = None) -> Iterator[RaySession]:
+    """Connects to a Ray cluster for the duration of a ``with`` block.
+
+    Args:
+        address: ``"local"``, ``"auto"``, ``"HOST:PORT"``, ``"ray://HOST:PORT"`` or ``None``
+            (see the module docs).
+        workers: most tasks running at once (``None``: as many as the cluster schedules);
+            with ``"local"`` also the CPUs of the runtime started.
+
+    Yields:
+        The :class:`RaySession`.
+
+    Raises:
+        BackendError: Ray not installed, or no cluster reachable at ``address``.
+    """
+    ray = import_ray()
+    if workers is not None and workers < 1:
+        raise BackendError(f"workers must be at least 1, got {workers}", backend="ray")
+    started = False
+    if not ray.is_initialized():
+        options: Dict[str, Any] = {"logging_level": "ERROR", "log_to_driver": False}
+        if address == "local":
+            options.update(include_dashboard=False, num_cpus=workers)
+        try:
+            ray.init(address=address, **options)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise BackendError(
+                f"cannot connect to a Ray cluster at {address or 'the default address'}: {exc} "
+                "(a cluster started with token authentication needs RAY_AUTH_MODE=token here too)",
+                backend="ray",
+            ) from None
+        started = True
+    try:
+        yield RaySession(ray, workers)
+    finally:
+        if started:
+            ray.shutdown()

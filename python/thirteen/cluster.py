@@ -22,7 +22,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Type
 
 from thirteen.errors import BackendError
 
-__all__ = ["BACKENDS", "RAY_MISSING", "RaySession", "check_backend", "import_ray", "session"]
+__all__ = ["BACKENDS", "RAY_MISSING", "RaySession", "import_ray", "resolve_backend", "session"]
 
 #: The backends of ``simulate`` and ``train``.
 BACKENDS = ("local", "ray")
@@ -35,19 +35,29 @@ S = TypeVar("S")
 R = TypeVar("R")
 
 
-def check_backend(backend: str) -> None:
-    """Checks ``backend`` is one of :data:`BACKENDS` and, for ``"ray"``, that Ray imports.
+def resolve_backend(backend: Optional[str], address: Optional[str]) -> str:
+    """The backend a run uses: ``backend``, or by default ``"ray"`` when an ``address`` is
+    given and ``"local"`` otherwise; for ``"ray"``, Ray must import.
 
     Args:
-        backend: ``"local"`` or ``"ray"``.
+        backend: ``"local"``, ``"ray"`` or ``None``.
+        address: the Ray address asked for, or ``None``.
+
+    Returns:
+        ``"local"`` or ``"ray"``.
 
     Raises:
-        BackendError: an unknown backend, or Ray not installed.
+        BackendError: an unknown backend, an address with ``"local"``, or Ray not installed.
     """
+    if backend is None:
+        backend = "local" if address is None else "ray"
     if backend not in BACKENDS:
         raise BackendError(f"unknown backend {backend!r} (expected local or ray)", backend=str(backend))
+    if backend == "local" and address is not None:
+        raise BackendError(f"address {address!r} is for backend='ray'", backend="local")
     if backend == "ray":
         import_ray()
+    return backend
 
 
 def import_ray() -> Any:

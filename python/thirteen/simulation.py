@@ -20,7 +20,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import thirteen
 from thirteen import cluster
-from thirteen.errors import BackendError, LimitError, ThirteenError
+from thirteen.errors import LimitError, ThirteenError
 from thirteen.rules import RuleSet
 
 __all__ = [
@@ -357,11 +357,7 @@ def simulate(
         raise LimitError(f"seeds {seed} + {rounds - 1} run past 2**64 - 1", key="seed",
                          value=str(seed), minimum=0, maximum=2**64 - rounds)
     thirteen.money([0] * players, stake, rake)  # LimitError, TypeError for a bad stake or rake
-    if backend is None:
-        backend = "local" if address is None else "ray"
-    cluster.check_backend(backend)
-    if backend == "local" and address is not None:
-        raise BackendError(f"address {address!r} is for backend='ray'", backend="local")
+    backend = cluster.resolve_backend(backend, address)
     spec = Spec(rules, players, strategies, samples, seed, stake, rake)
     plan = shards(rounds, shard_rounds)
     start = time.perf_counter()

@@ -44,7 +44,8 @@ def test_simulate_on_ray_equals_the_local_run(ray_here: Any) -> None:
     strategies = ["ev", "greedy", "mc", "greedy"]
     common: Dict[str, Any] = {"seed": 11, "samples": 16, "stake": 100, "rake": ("5", 200), "shard_rounds": 7}
     local = simulate_counted(rules, strategies, 30, workers=2, **common)
-    # 30 rounds in shards of 7: five Ray tasks, one or two at a time.
+    # 30 rounds in shards of 7: five Ray tasks, one or two at a time (in flight or done
+    # and waiting for the shards before them).
     one = simulate_counted(rules, strategies, 30, backend="ray", workers=1, **common)
     two = simulate_counted(rules, strategies, 30, backend="ray", workers=2, **common)
     assert local["advanced"] == one["advanced"] == two["advanced"] == 30

@@ -27,7 +27,6 @@ def _without_seconds(summary: Dict[str, Any]) -> Dict[str, Any]:
     return out
 
 
-
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

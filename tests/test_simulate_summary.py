@@ -43,7 +43,7 @@ def test_means_and_intervals_match_the_rounds() -> None:
 
 import pytest
 
-from thirteen.simulation import ShardCounts, merge, quantile, shards
+from thirteen.simulation import ShardCounts, quantile, shards
 
 
 def test_quantiles_by_hand() -> None:
@@ -72,7 +72,9 @@ def test_shard_counts_add_by_hand() -> None:
                    "specials": [{"key": "dragon"}, None]}, rake=0)
     b.count_round({"totals": [3, -3], "fouled": [], "scoops": [], "home_runs": [],
                    "specials": [None, None]}, rake=1)
-    total = merge([a, b], 2)
+    total = ShardCounts.empty(2)
+    for part in (a, b):
+        total.add(part)
     assert total.rounds == 3
     assert total.totals == [4, -4]
     assert total.squares == [9 + 4 + 9, 9 + 4 + 9]

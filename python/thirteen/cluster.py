@@ -2,7 +2,7 @@
 
 :func:`simulate <thirteen.simulate>` and :func:`train <thirteen.train>` split their work
 into seeded shards whose results add up; :func:`session` connects to a cluster and
-:meth:`RaySession.map` runs one function over the shards there, returning the results in
+:meth:`RaySession.imap` runs one function over the shards there, yielding the results in
 shard order. Ray is imported only here and only when a Ray run starts, so everything else
 works without it.
 
@@ -80,24 +80,21 @@ class RaySession:
         self._workers = workers
         self._remote: Dict[Callable[..., Any], Any] = {}
 
-    def map(
-        self,
-        fn: Callable[[C, S], R],
-        common: C,
-        shards: Sequence[S],
-        done: Optional[Callable[[R], None]] = None,
-    ) -> List[R]:
-        """``[fn(common, shard) for shard in shards]``, each call a Ray task of one CPU.
+    def imap(self, fn: Callable[[C, S], R], common: C, shards: Sequence[S]) -> Iterator[R]:
+        """``fn(common, shard)`` for each shard, each call a Ray task of one CPU, yielded in
+        shard order whatever order the tasks end in.
+
+        At most ``workers`` shards (default: twice the cluster's CPUs) are running or
+        waiting to be yielded at once, so a run of a million shards holds a few in memory.
 
         Args:
             fn: a module-level function of the installed ``thirteen`` (workers import it by
                 name), of ``common`` and one shard; its result is pickled back.
             common: the data every shard shares, sent to the cluster once.
             shards: the shards, in order.
-            done: called with each result as its task ends (in the order tasks end).
 
-        Returns:
-            The results in shard order, whatever order the tasks ended in.
+        Yields:
+            The results, in shard order.
 
         Raises:
             BackendError: the cluster lost a task's worker or node.
@@ -107,33 +104,37 @@ class RaySession:
         remote = self._remote.get(fn)
         if remote is None:
             remote = self._remote[fn] = ray.remote(num_cpus=1, max_retries=2)(fn)
+        limit = self._workers or max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
         shared = ray.put(common)
-        limit = self._workers or len(shards) or 1
-        results: List[Any] = [None] * len(shards)
-        index: Dict[Any, int] = {}
-        waiting = list(enumerate(shards))[::-1]
+        running: Dict[Any, int] = {}
+        finished: Dict[int, Any] = {}
+        submitted = yielded = 0
         try:
-            while waiting or index:
-                while waiting and len(index) < limit:
-                    i, shard = waiting.pop()
-                    index[remote.remote(shared, shard)] = i
-                ready, _ = ray.wait(list(index), num_returns=1)
-                for ref in ready:
-                    result = ray.get(ref)
-                    results[index.pop(ref)] = result
-                    if done is not None:
-                        done(result)
+            while yielded < len(shards):
+                while submitted < len(shards) and len(running) + len(finished) < limit:
+                    running[remote.remote(shared, shards[submitted])] = submitted
+                    submitted += 1
+                if yielded not in finished:
+                    ready, _ = ray.wait(list(running), num_returns=1)
+                    for ref in ready:
+                        finished[running.pop(ref)] = ray.get(ref)
+                while yielded in finished:
+                    yield finished.pop(yielded)
+                    yielded += 1
         except ray.exceptions.RayTaskError as exc:
-            cause = exc.cause if isinstance(getattr(exc, "cause", None), Exception) else None
-            if cause is not None:
+            cause = getattr(exc, "cause", None)
+            if isinstance(cause, Exception):
                 raise cause from None
             raise BackendError(f"a Ray task failed: {exc}", backend="ray") from None
         except ray.exceptions.RayError as exc:
             raise BackendError(f"the Ray cluster failed: {exc}", backend="ray") from None
         finally:
-            for ref in index:
+            for ref in running:
                 ray.cancel(ref)
-        return results
+
+    def map(self, fn: Callable[[C, S], R], common: C, shards: Sequence[S]) -> List[R]:
+        """The results of :meth:`imap` as a list, in shard order."""
+        return list(self.imap(fn, common, shards))
 
 
 @contextmanager
@@ -143,8 +144,8 @@ def session(address: Optional[str] = None, *, workers: Optional[int] = None) -> 
     Args:
         address: ``"local"``, ``"auto"``, ``"HOST:PORT"``, ``"ray://HOST:PORT"`` or ``None``
             (see the module docs).
-        workers: most tasks running at once (``None``: as many as the cluster schedules);
-            with ``"local"`` also the CPUs of the runtime started.
+        workers: most shards running or waiting at once (``None``: twice the cluster's
+            CPUs); with ``"local"`` also the CPUs of the runtime started.
 
     Yields:
         The :class:`RaySession`.

@@ -29,7 +29,6 @@ __all__ = [
     "SHARD_ROUNDS",
     "ShardCounts",
     "Spec",
-    "merge",
     "play_shard",
     "quantile",
     "shards",
@@ -274,15 +273,6 @@ def summarize(spec: Spec, counts: ShardCounts) -> Dict[str, Any]:
     }
 
 
-def merge(parts: Sequence[ShardCounts], players: int) -> ShardCounts:
-    """The counts of all of ``parts`` (shards of one run), added in order."""
-    total = ShardCounts.empty(players)
-    for part in parts:
-        total.add(part)
-    return total
-
-
-
 def simulate(
     rules: RuleSet,
     players: int,
@@ -319,9 +309,10 @@ def simulate(
         rake: ``(percent, cap)`` taken from each round's winners (as :func:`thirteen.money`),
             or ``None``.
         advance: called after each round (on Ray: for each of a shard's rounds when the
-            shard is done).
-        workers: threads here (default: every core); on Ray, most tasks at once (default:
-            as many as the cluster runs), and the CPUs of a runtime started by ``"local"``.
+            shard's counts are added).
+        workers: threads here (default: every core); on Ray, most shards running at once
+            (default: twice the cluster's CPUs), and the CPUs of a runtime started by
+            ``"local"``.
         backend: ``"local"`` or ``"ray"`` (default: ``"ray"`` when ``address`` is given).
         address: the Ray cluster (:mod:`thirteen.cluster`): ``"local"``, ``"auto"``,
             ``"HOST:PORT"``, or ``None`` (Ray's default).
@@ -360,17 +351,18 @@ def simulate(
     backend = cluster.resolve_backend(backend, address)
     spec = Spec(rules, players, strategies, samples, seed, stake, rake)
     plan = shards(rounds, shard_rounds)
+    total = ShardCounts.empty(players)
     start = time.perf_counter()
     if backend == "local":
         threads = workers or os.cpu_count() or 1
-        parts = [play_shard(spec, shard, workers=threads, advance=advance) for shard in plan]
+        for shard in plan:
+            total.add(play_shard(spec, shard, workers=threads, advance=advance))
     else:
-        def done(part: ShardCounts) -> None:
-            for _ in range(part.rounds):
-                advance()
-
         with cluster.session(address, workers=workers) as ray:
-            parts = ray.map(play_shard, spec, plan, done=done)
-    summary = summarize(spec, merge(parts, players))
+            for part in ray.imap(play_shard, spec, plan):
+                total.add(part)
+                for _ in range(part.rounds):
+                    advance()
+    summary = summarize(spec, total)
     summary["seconds"] = round(time.perf_counter() - start, 3)
     return summary

@@ -64,14 +64,14 @@ def test_shards_have_a_fixed_size() -> None:
 
 
 def test_shard_counts_add_by_hand() -> None:
+    from types import SimpleNamespace as Settled
+
+    dragon = Settled(key="dragon")
     a = ShardCounts.empty(2)
-    a.count_round({"totals": [3, -3], "fouled": [], "scoops": [{"by": 0}], "home_runs": [],
-                   "specials": [None, None]}, rake=1)
+    a.count_round(Settled(totals=[3, -3], fouled=[], scoops=[(0, 1)], home_runs=[], specials=[None, None]), rake=1)
     b = ShardCounts.empty(2)
-    b.count_round({"totals": [-2, 2], "fouled": [1], "scoops": [], "home_runs": [],
-                   "specials": [{"key": "dragon"}, None]}, rake=0)
-    b.count_round({"totals": [3, -3], "fouled": [], "scoops": [], "home_runs": [],
-                   "specials": [None, None]}, rake=1)
+    b.count_round(Settled(totals=[-2, 2], fouled=[1], scoops=[], home_runs=[], specials=[dragon, None]), rake=0)
+    b.count_round(Settled(totals=[3, -3], fouled=[], scoops=[], home_runs=[], specials=[None, None]), rake=1)
     total = ShardCounts.empty(2)
     for part in (a, b):
         total.add(part)

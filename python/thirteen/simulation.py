@@ -122,20 +122,21 @@ class ShardCounts:
         self.rake += other.rake
         self.rake_squares += other.rake_squares
 
-    def count_round(self, settlement: Dict[str, Any], rake: int) -> None:
-        """Adds one settled round: ``settlement`` as ``Settlement.to_dict()``, ``rake`` the
-        minor units taken from it."""
+    def count_round(self, settlement: Any, rake: int) -> None:
+        """Adds one settled round: ``settlement`` a :class:`thirteen.Settlement` (or an
+        object with its ``totals``, ``fouled``, ``scoops``, ``home_runs`` and ``specials``),
+        ``rake`` the minor units taken from it."""
         self.rounds += 1
-        for seat, t in enumerate(settlement["totals"]):
+        for seat, t in enumerate(settlement.totals):
             self.totals[seat] += t
             self.squares[seat] += t * t
             self.histogram[seat][t] = self.histogram[seat].get(t, 0) + 1
-        self.events["fouls"] += len(settlement["fouled"])
-        self.events["scoops"] += len(settlement["scoops"])
-        self.events["home_runs"] += len(settlement["home_runs"])
-        for sp in settlement["specials"]:
+        self.events["fouls"] += len(settlement.fouled)
+        self.events["scoops"] += len(settlement.scoops)
+        self.events["home_runs"] += len(settlement.home_runs)
+        for sp in settlement.specials:
             if sp is not None:
-                self.specials[sp["key"]] = self.specials.get(sp["key"], 0) + 1
+                self.specials[sp.key] = self.specials.get(sp.key, 0) + 1
         self.rake += rake
         self.rake_squares += rake * rake
 
@@ -146,8 +147,8 @@ def shards(rounds: int, size: int = SHARD_ROUNDS) -> List[Tuple[int, int]]:
     return [(start, min(start + size, rounds)) for start in range(0, rounds, size)]
 
 
-def _play_round(spec: Spec, r: int) -> Tuple[Dict[str, Any], int]:
-    """Round ``r`` of the run: its settlement as a dict, and the rake taken from it."""
+def _play_round(spec: Spec, r: int) -> Tuple[thirteen.Settlement, int]:
+    """Round ``r`` of the run: its settlement, and the rake taken from it."""
     rules = spec.rules
     d = thirteen.deal(rules, spec.players, None if spec.seed is None else spec.seed + r)
     subs = []
@@ -157,8 +158,8 @@ def _play_round(spec: Spec, r: int) -> Tuple[Dict[str, Any], int]:
             samples=spec.samples, seed=r, banker=rules.mode == "banker" and seat == 0,
         )
         subs.append(sol.submission())
-    settlement = thirteen.settle(subs, rules).to_dict()
-    totals = settlement["totals"]
+    settlement = thirteen.settle(subs, rules)
+    totals = settlement.totals
     money = thirteen.money(totals, spec.stake, spec.rake)
     return settlement, sum(t * spec.stake for t in totals) - sum(money)
 
@@ -184,7 +185,7 @@ def play_shard(
     """
     counts = ShardCounts.empty(spec.players)
 
-    def one(r: int) -> Tuple[Dict[str, Any], int]:
+    def one(r: int) -> Tuple[thirteen.Settlement, int]:
         out = _play_round(spec, r)
         if advance is not None:
             advance()

@@ -115,9 +115,11 @@ class RaySession:
                     running[remote.remote(shared, shards[submitted])] = submitted
                     submitted += 1
                 if yielded not in finished:
-                    ready, _ = ray.wait(list(running), num_returns=1)
-                    for ref in ready:
-                        finished[running.pop(ref)] = ray.get(ref)
+                    refs = list(running)
+                    ray.wait(refs, num_returns=1)  # then take every task done by now
+                    ready, _ = ray.wait(refs, num_returns=len(refs), timeout=0)
+                    for ref, result in zip(ready, ray.get(ready)):
+                        finished[running.pop(ref)] = result
                 while yielded in finished:
                     yield finished.pop(yielded)
                     yielded += 1

@@ -22,7 +22,7 @@ from rich.text import Text
 from thirteen.commands import options
 from thirteen.commands.render import Screen, category_name, print_json, signed
 from thirteen.errors import ThirteenError
-from thirteen.simulation import EVENTS, QUANTILES, simulate
+from thirteen.simulation import EVENTS, QUANTILES, SHARD_ROUNDS, simulate
 
 __all__ = ["register", "run", "simulate"]
 
@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
         summary = simulate(
             rules, args.players, strategies, args.n, seed=args.seed, samples=args.samples,
             stake=args.stake, rake=args.rake, advance=lambda: progress.advance(task),
-            workers=args.workers, address=args.ray,
+            workers=args.workers, address=args.ray, shard_rounds=args.shard_rounds,
         )
     if args.json:
         print_json(summary)
@@ -134,6 +134,9 @@ def register(sub: Any) -> None:
                    help="rake on each round's winnings, e.g. 5,200 (default none)")
     p.add_argument("--workers", type=options.positive, default=None,
                    help="threads (default: every core); with --ray, most tasks at once")
+    p.add_argument("--shard-rounds", type=options.positive, default=SHARD_ROUNDS,
+                   help=f"rounds per shard (default {SHARD_ROUNDS}; the summary does not depend on it; "
+                   "larger for clusters of hundreds of cores)")
     p.add_argument("--ray", metavar="ADDRESS", default=None,
                    help="run on a Ray cluster: local (start one here), auto (the one running "
                    "here), or HOST:PORT; needs pip install 'thirteen[ray]'")

@@ -8,8 +8,7 @@ works without it.
 
 Addresses (``address``): ``"local"`` starts a Ray runtime on this machine for the run and
 stops it after; ``"auto"`` joins the cluster already running on this machine (``ray start
---head``); ``"HOST:PORT"`` joins the cluster whose head listens there (``ray://HOST:PORT``
-through the Ray client); ``None`` lets Ray choose (``RAY_ADDRESS``, a running cluster, or a
+--head``); ``"HOST:PORT"`` joins the cluster whose head listens there; ``None`` lets Ray choose (``RAY_ADDRESS``, a running cluster, or a
 new local one). A Ray runtime already initialised in this process (``ray.init`` by the
 caller) is used as it is and left running.
 """
@@ -144,8 +143,7 @@ def session(address: Optional[str] = None, *, workers: Optional[int] = None) -> 
     """Connects to a Ray cluster for the duration of a ``with`` block.
 
     Args:
-        address: ``"local"``, ``"auto"``, ``"HOST:PORT"``, ``"ray://HOST:PORT"`` or ``None``
-            (see the module docs).
+        address: ``"local"``, ``"auto"``, ``"HOST:PORT"`` or ``None`` (see the module docs).
         workers: most shards running or waiting at once (``None``: twice the cluster's
             CPUs); with ``"local"`` also the CPUs of the runtime started.
 

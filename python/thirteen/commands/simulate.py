@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
         show_summary(screen, summary)
         where = f"on the Ray cluster at {args.ray}" if args.ray else f"on {args.workers or os.cpu_count() or 1} threads"
         rate = summary["rounds"] / summary["seconds"] if summary["seconds"] else float("inf")
-        screen.print(f"{summary['seconds']:.1f} s {where} ({rate:,.0f} rounds/s)")
+        screen.print(f"{summary['seconds']:.1f} s {where}, {rate:,.0f} rounds a second")
     return 0
 
 

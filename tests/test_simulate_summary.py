@@ -137,6 +137,8 @@ def test_the_summary_does_not_depend_on_the_shard_size() -> None:
     [
         ({"rounds": 0}, thirteen.LimitError, "rounds must be at least 1"),
         ({"shard_rounds": 0}, thirteen.LimitError, "shard_rounds must be at least 1"),
+        ({"samples": 0}, thirteen.LimitError, "samples must be at least 1"),
+        ({"rounds": 2.5}, TypeError, "rounds must be an int"),
         ({"strategies": ["ev"]}, thirteen.ThirteenError, "1 strategies for 2 players"),
         ({"strategies": ["ev", "best"]}, thirteen.ThirteenError, "unknown strategy 'best'"),
         ({"players": 5}, thirteen.PlayerCountError, "5"),

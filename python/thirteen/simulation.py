@@ -325,8 +325,8 @@ def simulate(
     Raises:
         PlayerCountError: a table size the rules do not allow.
         ThirteenError: strategies of the wrong number or unknown.
-        LimitError: ``rounds`` or ``shard_rounds`` below 1, seeds past 2**64 − 1, a stake or
-            rake out of bounds.
+        LimitError: ``rounds``, ``shard_rounds`` or ``samples`` below 1, seeds past
+            2**64 − 1, a stake or rake out of bounds.
         BackendError: an unknown backend, Ray not installed, or no cluster at ``address``.
         TypeError: ``rules`` not a :class:`RuleSet`.
     """
@@ -339,7 +339,7 @@ def simulate(
     for name in strategies:
         if name not in ("ev", "mc", "greedy"):
             raise ThirteenError(f"unknown strategy {name!r} (expected ev, greedy or mc)")
-    for key, value in (("rounds", rounds), ("shard_rounds", shard_rounds)):
+    for key, value in (("rounds", rounds), ("shard_rounds", shard_rounds), ("samples", samples)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"{key} must be an int, not {type(value).__name__}")
         if value < 1:

@@ -21,7 +21,7 @@ DRAGON = "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac"
 ONLY_IN_PACKAGE = {
     "RuleSet", "evaluate_batch", "settle_batch", "solve_batch", "solve", "hints", "complete",
     "lane_tables", "build_tables", "train", "TableSet", "TablesWarning", "register_tables",
-    "clear_table_cache", "Round", "Table", "Ladder", "level_change",
+    "clear_table_cache", "Round", "Table", "Ladder", "level_change", "simulate", "BackendError",
     # "the errors and type aliases"; and the types those functions return
     "Solution", "Hint", "LaneTables", "RoundResult", "TablePlayer", "TableRoundReport",
     "LevelChange", "LevelInfo", "ThirteenError", "CardError", "CountError", "SaveError", "TableRound",

@@ -37,3 +37,123 @@ def test_means_and_intervals_match_the_rounds() -> None:
         assert math.isclose(s["mean_units_per_round"][seat], statistics.mean(xs))
         half = 1.96 * statistics.stdev(xs) / math.sqrt(rounds)
         assert math.isclose(s["ci95_units_per_round"][seat], half, rel_tol=1e-9)
+
+
+# --- shards, the spread of a seat's result, the rake (RULES.md 5 "Money") ---------------
+
+import pytest
+
+from thirteen.simulation import ShardCounts, quantile, shards
+
+
+def test_quantiles_by_hand() -> None:
+    # Four rounds: -3 once, 0 twice, +5 once. Cumulative counts 1, 3, 4 (of 4). The q
+    # quantile is the smallest result whose cumulative count reaches 4q: 0.2 -> -3,
+    # 1 -> -3, 2 -> 0, 3 -> 0, 3.8 -> +5.
+    h = {0: 2, 5: 1, -3: 1}
+    assert [quantile(h, q) for q in (0.05, 0.25, 0.5, 0.75, 0.95)] == [-3, -3, 0, 0, 5]
+    assert quantile({7: 1}, 0.5) == 7
+    with pytest.raises(ValueError):
+        quantile({}, 0.5)
+
+
+def test_shards_have_a_fixed_size() -> None:
+    assert shards(10, 4) == [(0, 4), (4, 8), (8, 10)]
+    assert shards(8, 4) == [(0, 4), (4, 8)]
+    assert shards(3, 1000) == [(0, 3)]
+
+
+def test_shard_counts_add_by_hand() -> None:
+    from types import SimpleNamespace as Settled
+
+    dragon = Settled(key="dragon")
+    a = ShardCounts.empty(2)
+    a.count_round(Settled(totals=[3, -3], fouled=[], scoops=[(0, 1)], home_runs=[], specials=[None, None]), rake=1)
+    b = ShardCounts.empty(2)
+    b.count_round(Settled(totals=[-2, 2], fouled=[1], scoops=[], home_runs=[], specials=[dragon, None]), rake=0)
+    b.count_round(Settled(totals=[3, -3], fouled=[], scoops=[], home_runs=[], specials=[None, None]), rake=1)
+    total = ShardCounts.empty(2)
+    for part in (a, b):
+        total.add(part)
+    assert total.rounds == 3
+    assert total.totals == [4, -4]
+    assert total.squares == [9 + 4 + 9, 9 + 4 + 9]
+    assert total.histogram == [{3: 2, -2: 1}, {-3: 2, 2: 1}]
+    assert total.events == {"fouls": 1, "scoops": 1, "home_runs": 0}
+    assert total.specials == {"dragon": 1}
+    assert (total.rake, total.rake_squares) == (2, 2)
+    # The parts are not changed.
+    assert a.rounds == 1 and b.rounds == 2
+
+
+def _rounds(rules: RuleSet, players: int, strategies: list, rounds: int, seed: int) -> list:
+    """Every round's totals, played as a server would, one by one."""
+    out = []
+    for r in range(rounds):
+        d = thirteen.deal(rules, players, seed + r)
+        subs = [thirteen.solve(list(h), rules, players=players, strategy=strategies[i], seed=r).submission()
+                for i, h in enumerate(d.hands)]
+        out.append(thirteen.settle(subs, rules).totals)
+    return out
+
+
+def test_distribution_and_rake_match_the_rounds() -> None:
+    rules = RuleSet.preset("kaixin")
+    strategies = ["ev", "greedy", "greedy"]
+    rounds, seed, stake = 40, 3, 10
+    s = simulate(rules, 3, strategies, rounds, seed=seed, stake=stake, rake=("5", 4), shard_rounds=9)
+    played = _rounds(rules, 3, strategies, rounds, seed)
+    for seat in range(3):
+        xs = sorted(t[seat] for t in played)
+        d = s["distribution"][seat]
+        # The q quantile of n sorted results is the ceil(q n)-th smallest.
+        for key, q in (("p5", 0.05), ("p25", 0.25), ("median", 0.5), ("p75", 0.75), ("p95", 0.95)):
+            assert d[key] == xs[math.ceil(q * rounds) - 1], (seat, key)
+        assert d["won"] == sum(x > 0 for x in xs) / rounds
+        assert d["drawn"] == sum(x == 0 for x in xs) / rounds
+        assert d["lost"] == sum(x < 0 for x in xs) / rounds
+        assert sum(n for _, n in d["histogram"]) == rounds
+    # The rake: 5% of each winner's money (units x 10), rounded down, at most 4 a player.
+    fees = [sum(min(t * stake * 5 // 100, 4) for t in totals if t > 0) for totals in played]
+    assert math.isclose(s["rake_per_round"], statistics.mean(fees))
+    assert math.isclose(s["ci95_rake_per_round"], 1.96 * statistics.stdev(fees) / math.sqrt(rounds))
+    assert s["rake"] == {"percent": "5", "cap": 4} and s["stake"] == 10
+    # Without a rake nothing is taken.
+    plain = simulate(rules, 3, strategies, 5, seed=seed)
+    assert plain["rake_per_round"] == 0 and plain["rake"] is None
+
+
+def test_the_summary_does_not_depend_on_the_shard_size() -> None:
+    rules = RuleSet.preset("western-2-4")
+    runs = [simulate(rules, 2, ["ev", "greedy"], 23, seed=8, shard_rounds=n, workers=w)
+            for n, w in ((1000, 2), (5, 1), (1, 2))]
+    for run in runs:
+        run.pop("seconds")
+    assert runs[0] == runs[1] == runs[2]
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        ({"rounds": 0}, thirteen.LimitError, "rounds must be at least 1"),
+        ({"shard_rounds": 0}, thirteen.LimitError, "shard_rounds must be at least 1"),
+        ({"samples": 0}, thirteen.LimitError, "samples must be at least 1"),
+        ({"rounds": 2.5}, TypeError, "rounds must be an int"),
+        ({"strategies": ["ev"]}, thirteen.ThirteenError, "1 strategies for 2 players"),
+        ({"strategies": ["ev", "best"]}, thirteen.ThirteenError, "unknown strategy 'best'"),
+        ({"players": 5}, thirteen.PlayerCountError, "5"),
+        ({"stake": -1}, thirteen.LimitError, "stake"),
+        ({"rake": ("101", None)}, thirteen.LimitError, "rake"),
+        ({"backend": "spark"}, thirteen.BackendError, "unknown backend 'spark'"),
+        ({"backend": "local", "address": "auto"}, thirteen.BackendError, "is for backend='ray'"),
+        ({"rules": "kaixin"}, TypeError, "RuleSet"),
+    ],
+)
+def test_bad_arguments_are_refused_before_any_round(kwargs: dict, error: type, message: str) -> None:
+    played = []
+    args = {"rules": RuleSet.preset("kaixin"), "players": 2, "strategies": ["ev", "greedy"], "rounds": 3,
+            "seed": 1, "advance": lambda: played.append(1)}
+    args.update(kwargs)
+    with pytest.raises(error, match=message):
+        simulate(**args)
+    assert played == []

@@ -48,6 +48,7 @@ from thirteen._core import (
 )
 from thirteen.aliases import CardsLike, PlayerId, Submission
 from thirteen.errors import (
+    BackendError,
     CardError,
     CountError,
     DuplicateCardError,
@@ -65,6 +66,7 @@ from thirteen.rules import RuleSet
 from thirteen.solver import Hint, Solution, complete, hints, solve, solve_batch
 from thirteen.table_store import TableSet, TablesWarning, clear_cache as clear_table_cache, lane_tables, register_tables
 from thirteen.training import train
+from thirteen.simulation import simulate
 from thirteen.round import CardNotHeldError, Round, RoundResult, RoundStateError
 from thirteen.table import (
     LevelChange,
@@ -113,6 +115,7 @@ __all__ = [
     "hints",
     "lane_tables",
     "train",
+    "simulate",
     "TableSet",
     "TablesWarning",
     "register_tables",
@@ -139,6 +142,7 @@ __all__ = [
     "RuleSetError",
     "SaveError",
     "LimitError",
+    "BackendError",
     "Round",
     "RoundResult",
     "Table",

@@ -44,6 +44,7 @@ __all__ = [
     "splits",
     "build_tables",
     "train",
+    "iteration_counts",
     "_ev_scan",
     "_solve",
     "_complete",
@@ -242,7 +243,21 @@ def train(
     seed: int,
     warm: Optional[LaneTables] = None,
     report: Optional[Callable[[int, int, float, float], Any]] = None,
+    count: Optional[
+        Callable[[int, bool, Optional[LaneTables]], dict[str, list[Tuple[int, int]]]]
+    ] = None,
 ) -> LaneTables: ...
+def iteration_counts(
+    rules: _RulesLike,
+    tables: Optional[LaneTables],
+    *,
+    players: int,
+    seed: int,
+    iteration: int,
+    greedy: bool,
+    start: int,
+    stop: int,
+) -> dict[str, list[Tuple[int, int]]]: ...
 def _ev_scan(
     cards: _CardsLike,
     rules: _RulesLike,

@@ -22,6 +22,7 @@ __all__ = [
     "RuleSetError",
     "SaveError",
     "LimitError",
+    "BackendError",
 ]
 
 
@@ -162,3 +163,13 @@ class LimitError(ThirteenError):
     value: Optional[str]
     minimum: Optional[int]
     maximum: Optional[int]
+
+
+class BackendError(ThirteenError):
+    """A run that cannot use the backend asked for: an unknown ``backend``, Ray not installed
+    (the message says ``pip install 'thirteen[ray]'``), a Ray cluster that cannot be reached,
+    or one that lost a worker mid-run. ``backend`` names it (``"ray"``)."""
+
+    kind = "backend"
+    _fields = ("backend",)
+    backend: Optional[str]

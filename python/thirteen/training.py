@@ -8,6 +8,11 @@ over the three lanes of the largest gap between two cumulative distributions of 
 value: ``change``, how far the iteration moved the tables, and ``gap``, how far its best
 response was from the tables it answered. Training stops at ``tolerance`` (``change`` below
 it) or after ``iterations``. The same arguments and seed give byte-identical tables.
+
+On a Ray cluster (``backend="ray"``) each iteration's deals are cut into shards of
+:data:`SHARD_DEALS` played as Ray tasks (:func:`count_deals`); their lane counts add up to
+the iteration's, and the averaging stays in the core, so the tables are byte-identical to
+the local ones.
 """
 
 from __future__ import annotations
@@ -15,12 +20,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
-from thirteen import _core
+from thirteen import _core, cluster
 from thirteen.errors import LimitError
 from thirteen.rules import RuleSet
 from thirteen.table_store import SizeTables, TableSet, play_key, size_groups
 
-__all__ = ["train", "Progress", "DEFAULTS"]
+__all__ = ["train", "Progress", "DEFAULTS", "SHARD_DEALS", "count_deals"]
+
+#: Deals per Ray task in a training iteration.
+SHARD_DEALS = 250
 
 #: The settings the shipped tables are trained with.
 DEFAULTS: Dict[str, Any] = {"deals": 4000, "iterations": 20, "tolerance": 0.002, "seed": 1}
@@ -39,6 +47,9 @@ def train(
     seed: int = DEFAULTS["seed"],
     progress: Optional[Progress] = None,
     out: Union[str, Path, None] = None,
+    backend: Optional[str] = None,
+    address: Optional[str] = None,
+    workers: Optional[int] = None,
 ) -> TableSet:
     """Trains lane tables for ``rules`` by fictitious play (see the module docs).
 
@@ -52,6 +63,11 @@ def train(
         seed: seed of the deals; the same arguments give byte-identical tables.
         progress: called after each iteration (see :data:`Progress`).
         out: a path to write the table file to (``TableSet.save``).
+        backend: ``"local"`` (every core here) or ``"ray"`` (default: ``"ray"`` when
+            ``address`` is given); the tables are byte-identical.
+        address: the Ray cluster (:mod:`thirteen.cluster`): ``"local"``, ``"auto"``,
+            ``"HOST:PORT"``, or ``None`` (Ray's default).
+        workers: on Ray, most tasks at once (and the CPUs of a ``"local"`` runtime).
 
     Returns:
         The :class:`TableSet`; register it with :func:`thirteen.register_tables` to make
@@ -61,6 +77,7 @@ def train(
         PlayerCountError: a size the rules do not allow.
         LimitError: ``deals`` outside 1 to 10**8, ``iterations`` outside 1 to 10**4,
             ``seed`` outside 0 to 2**64 − 1, a negative or infinite ``tolerance``.
+        BackendError: an unknown backend, Ray not installed, or no cluster at ``address``.
         TypeError: an argument of the wrong type.
     """
     rules = rules if rules is not None else RuleSet.default()
@@ -88,7 +105,48 @@ def train(
     if not 0 <= tolerance < float("inf"):
         raise LimitError(f"tolerance must be a number from 0, got {tolerance}", key="tolerance",
                          value=str(tolerance), minimum=0, maximum=None)
+    backend = cluster.resolve_backend(backend, address)
     groups = [tuple(p for p in g if p in sizes) for g in size_groups(rules)]
+    if backend == "ray":
+        with cluster.session(address, workers=workers) as ray:
+            out_sizes = _train_groups(rules, groups, deals, iterations, tolerance, seed, progress, ray)
+    else:
+        out_sizes = _train_groups(rules, groups, deals, iterations, tolerance, seed, progress, None)
+    result = TableSet(
+        key=play_key(rules),
+        sizes=tuple(out_sizes),
+        settings={"deals": deals, "iterations": iterations, "tolerance": tolerance, "seed": seed},
+        name=rules.name,
+    )
+    if out is not None:
+        result.save(out)
+    return result
+
+
+#: What every shard of a training iteration shares: rules, tables, players, seed, iteration, greedy.
+IterationSpec = Tuple[RuleSet, Optional[_core.LaneTables], int, int, int, bool]
+
+
+def count_deals(common: IterationSpec, shard: Tuple[int, int]) -> Dict[str, List[Tuple[int, int]]]:
+    """A Ray task of :func:`train`: the lane counts of deals ``shard[0]`` to ``shard[1] - 1``
+    of one iteration (``common``: rules, tables, players, seed, iteration, greedy), as
+    :func:`thirteen._core.iteration_counts` gives them."""
+    rules, tables, players, seed, iteration, greedy = common
+    return _core.iteration_counts(rules, tables, players=players, seed=seed, iteration=iteration,
+                                  greedy=greedy, start=shard[0], stop=shard[1])
+
+
+def _train_groups(
+    rules: RuleSet,
+    groups: Sequence[Tuple[int, ...]],
+    deals: int,
+    iterations: int,
+    tolerance: float,
+    seed: int,
+    progress: Optional[Progress],
+    ray: Optional[cluster.RaySession],
+) -> List[SizeTables]:
+    """The tables of each non-empty size group, counted here or by ``ray``."""
     out_sizes: List[SizeTables] = []
     for group in (g for g in groups if g):
         log: List[Tuple[int, int, float, float]] = []
@@ -99,6 +157,7 @@ def train(
                 progress(group, it, hands, change, gap)
             return True
 
+        count = None if ray is None else _ray_counter(ray, rules, max(group), deals, seed)
         tables = _core.train(
             rules,
             players=max(group),
@@ -107,15 +166,28 @@ def train(
             tolerance=tolerance,
             seed=seed,
             report=report,
+            count=count,
         )
         counts = {lane: [(int(v), int(c)) for v, c in pairs] for lane, pairs in tables.counts().items()}
         out_sizes.append(SizeTables(players=group, counts=counts, log=tuple(log)))
-    result = TableSet(
-        key=play_key(rules),
-        sizes=tuple(out_sizes),
-        settings={"deals": deals, "iterations": iterations, "tolerance": tolerance, "seed": seed},
-        name=rules.name,
-    )
-    if out is not None:
-        result.save(out)
-    return result
+    return out_sizes
+
+
+def _ray_counter(
+    ray: cluster.RaySession, rules: RuleSet, players: int, deals: int, seed: int
+) -> Callable[[int, bool, Optional[_core.LaneTables]], Dict[str, List[Tuple[int, int]]]]:
+    """The ``count`` callback of :func:`thirteen._core.train` that plays each iteration's
+    deals as Ray tasks of :data:`SHARD_DEALS` deals and adds their counts, in shard order."""
+    plan = [(start, min(start + SHARD_DEALS, deals)) for start in range(0, deals, SHARD_DEALS)]
+
+    def count(iteration: int, greedy: bool, tables: Optional[_core.LaneTables]) -> Dict[str, List[Tuple[int, int]]]:
+        parts = ray.map(count_deals, (rules, tables, players, seed, iteration, greedy), plan)
+        total: Dict[str, Dict[int, int]] = {}
+        for part in parts:
+            for lane, pairs in part.items():
+                into = total.setdefault(lane, {})
+                for value, n in pairs:
+                    into[value] = into.get(value, 0) + n
+        return {lane: sorted(values.items()) for lane, values in total.items()}
+
+    return count

@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import argparse
+from typing import Optional, Tuple
 
 from thirteen.rules import PRESET_NAMES, RuleSet
 
-__all__ = ["STRATEGIES", "add_common", "positive", "rules_from", "seed"]
+__all__ = ["STRATEGIES", "add_common", "count", "positive", "rake", "rules_from", "seed"]
 
 #: The arrangement strategies of :func:`thirteen.solve`.
 STRATEGIES = ("ev", "mc", "greedy")
@@ -33,6 +34,26 @@ def positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
+
+
+def count(text: str) -> int:
+    """A count of at least 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be at least 0, got {value}")
+    return value
+
+
+def rake(text: str) -> Tuple[str, Optional[int]]:
+    """A rake, ``PERCENT`` or ``PERCENT,CAP`` (``5`` or ``2.5,200``): the percentage as
+    text (:func:`thirteen.money` checks it) and the cap, a count or ``None``."""
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) not in (1, 2) or not parts[0]:
+        raise argparse.ArgumentTypeError(f"a rake is PERCENT or PERCENT,CAP, got {text!r}")
+    return parts[0], count(parts[1]) if len(parts) == 2 else None
 
 
 def add_common(parser: argparse.ArgumentParser, *, players: bool = True) -> None:

@@ -33,6 +33,11 @@ def register(sub: Any) -> None:
                    help=f"stop once an iteration changes the tables less than this (default {DEFAULTS['tolerance']})")
     p.add_argument("--seed", type=int, default=DEFAULTS["seed"], help=f"seed of the deals (default {DEFAULTS['seed']})")
     p.add_argument("--out", required=True, metavar="FILE", help="where to write the tables (.json.gz)")
+    p.add_argument("--ray", metavar="ADDRESS", default=None,
+                   help="count each iteration's deals on a Ray cluster: local (start one here), auto "
+                   "(the one running here), or HOST:PORT; the tables are the same bytes; "
+                   "needs pip install 'thirteen[ray]'")
+    p.add_argument("--workers", type=int, default=None, help="with --ray, most tasks at once")
     p.add_argument("--json", action="store_true", help="print the convergence log as JSON")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
@@ -85,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         tables = train(rules, players=players, deals=args.deals, iterations=args.iterations,
-                       tolerance=args.tolerance, seed=args.seed, progress=progress, out=args.out)
+                       tolerance=args.tolerance, seed=args.seed, progress=progress, out=args.out,
+                       address=args.ray, workers=args.workers)
     finally:
         if progress_bar is not None:
             progress_bar.stop()

@@ -15,6 +15,8 @@
 //! threads.
 
 use std::collections::BTreeMap;
+use std::convert::Infallible;
+use std::ops::Range;
 
 use rayon::prelude::*;
 
@@ -102,16 +104,47 @@ fn ks3(a: &Maps, b: &Maps) -> f64 {
     (0..3).map(|i| ks(&a[i], &b[i])).fold(0.0, f64::max)
 }
 
-/// The lane values played at `deals` random tables of iteration `it`, in deal order.
-fn play_deals(
+/// The lane values counted over some deals of one iteration: for each lane (front, middle,
+/// back) how many arranged hands played each value. Declared specials are not counted, so
+/// every lane's counts sum to the number of arranged hands.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct IterationCounts {
+    /// Per lane, value (as [`crate::HandValue::raw`]) to number of hands.
+    pub lanes: [BTreeMap<u32, u64>; 3],
+}
+
+impl IterationCounts {
+    /// Hands counted (the sum of one lane's counts).
+    pub fn hands(&self) -> u64 {
+        self.lanes[0].values().sum()
+    }
+
+    /// Adds `other`'s counts to these (counts of disjoint deal ranges add up to the counts
+    /// of their union).
+    pub fn add(&mut self, other: &IterationCounts) {
+        for lane in 0..3 {
+            for (&v, &c) in &other.lanes[lane] {
+                *self.lanes[lane].entry(v).or_insert(0) += c;
+            }
+        }
+    }
+}
+
+/// The lane values played at deals `deals` (of `0..cfg.deals`) of iteration `it`, every
+/// hand arranged by `strategy` on `tables`. Deal `d` of iteration `it` is shuffled from its
+/// own seed, so the counts of a range do not depend on the other ranges or on the threads:
+/// splitting `0..cfg.deals` into ranges and adding their counts gives the counts of the
+/// whole iteration.
+pub fn iteration_counts(
     rules: &Rules,
     tables: &LaneTables,
     strategy: Strategy,
     cfg: &TrainConfig,
     it: usize,
-) -> Vec<[u32; 3]> {
+    deals: Range<usize>,
+) -> IterationCounts {
     let players = cfg.players;
-    (0..cfg.deals)
+    let values: Vec<[u32; 3]> = deals
         .into_par_iter()
         .flat_map_iter(|d| {
             let mut deck = rules.deck.cards();
@@ -145,7 +178,14 @@ fn play_deals(
             }
             out
         })
-        .collect()
+        .collect();
+    let mut counts = IterationCounts::default();
+    for v in &values {
+        for (lane, &value) in counts.lanes.iter_mut().zip(v) {
+            *lane.entry(value).or_insert(0) += 1;
+        }
+    }
+    counts
 }
 
 /// Trains lane tables for `cfg.players` under `rules` (see the module docs). `warm`, when
@@ -155,9 +195,45 @@ pub fn train(
     rules: &Rules,
     cfg: &TrainConfig,
     warm: Option<&LaneCounts>,
-    mut report: impl FnMut(&IterationReport) -> bool,
+    report: impl FnMut(&IterationReport) -> bool,
 ) -> LaneCounts {
+    let count = |it: usize, strategy: Strategy, tables: &LaneTables, _: Option<&LaneCounts>| {
+        Ok::<_, Infallible>(iteration_counts(
+            rules,
+            tables,
+            strategy,
+            cfg,
+            it,
+            0..cfg.deals,
+        ))
+    };
+    match train_with(rules, cfg, warm, count, report) {
+        Ok(counts) => counts,
+        Err(never) => match never {},
+    }
+}
+
+/// [`train`] with the counting of each iteration's deals left to `count`, which may play
+/// them elsewhere (other processes or machines, in ranges whose counts it adds up with
+/// [`IterationCounts::add`]). `count(it, strategy, tables, counts)` must return the counts
+/// of [`iteration_counts`] over `0..cfg.deals` for iteration `it`, `strategy` and `tables`;
+/// `counts` are the counts `tables` were built from ([`LaneTables::from_counts`]), `None`
+/// for the empty tables of a greedy iteration 0. The first error of `count` stops the run
+/// and is returned.
+pub fn train_with<E>(
+    rules: &Rules,
+    cfg: &TrainConfig,
+    warm: Option<&LaneCounts>,
+    mut count: impl FnMut(
+        usize,
+        Strategy,
+        &LaneTables,
+        Option<&LaneCounts>,
+    ) -> Result<IterationCounts, E>,
+    mut report: impl FnMut(&IterationReport) -> bool,
+) -> Result<LaneCounts, E> {
     let mut avg: Maps = Default::default();
+    let mut built: Option<LaneCounts> = warm.cloned();
     let mut tables = match warm {
         Some(c) => LaneTables::from_counts(c, rules),
         None => LaneTables::default(),
@@ -170,13 +246,9 @@ pub fn train(
         } else {
             Strategy::Ev
         };
-        let values = play_deals(rules, &tables, strategy, cfg, it);
-        let mut fresh: Maps = Default::default();
-        for v in &values {
-            for lane in 0..3 {
-                *fresh[lane].entry(v[lane]).or_insert(0) += 1;
-            }
-        }
+        let fresh = count(it, strategy, &tables, built.as_ref())?;
+        let hands = fresh.hands() as usize;
+        let fresh = fresh.lanes;
         let gap = match (it, &warm_maps) {
             (0, Some(w)) => ks3(&fresh, w),
             (0, None) => 1.0,
@@ -192,9 +264,10 @@ pub fn train(
         let change = if it == 0 { 1.0 } else { ks3(&avg, &before) };
         let counts = to_counts(&avg);
         tables = LaneTables::from_counts(&counts, rules);
+        built = Some(counts);
         let go_on = report(&IterationReport {
             iteration: it,
-            hands: values.len(),
+            hands,
             change,
             gap,
         });
@@ -202,7 +275,7 @@ pub fn train(
             break;
         }
     }
-    to_counts(&avg)
+    Ok(to_counts(&avg))
 }
 
 /// Self-play tables as [`train`] makes them, running every one of `iterations` (kept for
@@ -282,5 +355,102 @@ mod tests {
             true
         });
         assert_eq!(n, 2);
+    }
+
+    #[test]
+    fn counts_of_deal_ranges_add_up_to_the_iteration() {
+        let rules = Rules::default();
+        let cfg = TrainConfig {
+            players: 3,
+            deals: 40,
+            iterations: 1,
+            tolerance: 0.0,
+            seed: 4,
+        };
+        let tables = LaneTables::default();
+        let whole = iteration_counts(&rules, &tables, Strategy::Greedy, &cfg, 2, 0..40);
+        // 40 tables of 3 hands, every hand arranged (the default rules recognise no special).
+        assert_eq!(whole.hands(), 120);
+        let mut parts = IterationCounts::default();
+        for r in [0..7, 7..8, 8..8, 8..40] {
+            parts.add(&iteration_counts(
+                &rules,
+                &tables,
+                Strategy::Greedy,
+                &cfg,
+                2,
+                r,
+            ));
+        }
+        assert_eq!(parts, whole);
+        // Another iteration deals other cards.
+        let other = iteration_counts(&rules, &tables, Strategy::Greedy, &cfg, 3, 0..40);
+        assert_ne!(other, whole);
+    }
+
+    #[test]
+    fn training_with_counts_in_ranges_gives_the_same_tables() {
+        let rules = Rules::default();
+        let cfg = TrainConfig {
+            players: 2,
+            deals: 30,
+            iterations: 3,
+            tolerance: 0.0,
+            seed: 12,
+        };
+        let mut local = Vec::new();
+        let a = train(&rules, &cfg, None, |r| {
+            local.push(*r);
+            true
+        });
+        let mut seen = Vec::new();
+        let mut ranged = Vec::new();
+        let b = train_with(
+            &rules,
+            &cfg,
+            None,
+            |it, strategy, _tables, counts| {
+                seen.push((it, strategy, counts.map(|c| c[0].len())));
+                // Rebuild the tables from the counts handed over, as a remote worker does.
+                let tables =
+                    counts.map_or_else(LaneTables::default, |c| LaneTables::from_counts(c, &rules));
+                let mut total = IterationCounts::default();
+                for r in [0..11, 11..30] {
+                    total.add(&iteration_counts(&rules, &tables, strategy, &cfg, it, r));
+                }
+                Ok::<_, ()>(total)
+            },
+            |r| {
+                ranged.push(*r);
+                true
+            },
+        )
+        .unwrap();
+        assert_eq!(a, b);
+        assert_eq!(local, ranged);
+        assert_eq!(seen[0].0, 0);
+        assert_eq!(seen[0].1, Strategy::Greedy);
+        assert_eq!(seen[0].2, None);
+        assert!(seen[1..]
+            .iter()
+            .all(|s| s.1 == Strategy::Ev && s.2.is_some()));
+        // An error of the counting stops the run and comes back.
+        let mut calls = 0;
+        let failed = train_with(
+            &rules,
+            &cfg,
+            None,
+            |_, _, _, _| {
+                calls += 1;
+                if calls == 2 {
+                    Err("lost a worker")
+                } else {
+                    Ok(IterationCounts::default())
+                }
+            },
+            |_| true,
+        );
+        assert_eq!(failed, Err("lost a worker"));
+        assert_eq!(calls, 2);
     }
 }

@@ -91,6 +91,34 @@ fn rules_object(rules: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Py<PyRules>
         .and_then(|r| r.object()))
 }
 
+/// A lane's ``(value, count)`` pairs from Python: every value a hand value of the lane's
+/// size (``size`` cards), every count from 0 to 2**63 − 1 (``LimitError``, ``ThirteenError``).
+fn lane_pairs(py: Python<'_>, pairs: Vec<(Int, Int)>, size: usize) -> PyResult<Vec<(u32, u64)>> {
+    pairs
+        .into_iter()
+        .map(|(v, c)| {
+            let raw = v.within(
+                py,
+                &Limit {
+                    key: "value",
+                    min: 0,
+                    max: u32::MAX as i64,
+                },
+            )?;
+            let value = core::HandValue::from_raw(raw as u32, size).py_err(py)?;
+            let count = c.within(
+                py,
+                &Limit {
+                    key: "count",
+                    min: 0,
+                    max: i64::MAX,
+                },
+            )?;
+            Ok((value.raw(), count as u64))
+        })
+        .collect()
+}
+
 #[pymethods]
 impl PyLaneTables {
     /// Builds tables from lane-value counts: three lists (front, middle, back) of
@@ -104,33 +132,11 @@ impl PyLaneTables {
         middle: Vec<(Int, Int)>,
         back: Vec<(Int, Int)>,
     ) -> PyResult<Self> {
-        // Every value a hand value of its lane's size, every count from 0 to 2**63 − 1.
-        let lane = |pairs: Vec<(Int, Int)>, size: usize| -> PyResult<Vec<(u32, u64)>> {
-            pairs
-                .into_iter()
-                .map(|(v, c)| {
-                    let raw = v.within(
-                        py,
-                        &Limit {
-                            key: "value",
-                            min: 0,
-                            max: u32::MAX as i64,
-                        },
-                    )?;
-                    let value = core::HandValue::from_raw(raw as u32, size).py_err(py)?;
-                    let count = c.within(
-                        py,
-                        &Limit {
-                            key: "count",
-                            min: 0,
-                            max: i64::MAX,
-                        },
-                    )?;
-                    Ok((value.raw(), count as u64))
-                })
-                .collect()
-        };
-        let counts = [lane(front, 3)?, lane(middle, 5)?, lane(back, 5)?];
+        let counts = [
+            lane_pairs(py, front, 3)?,
+            lane_pairs(py, middle, 5)?,
+            lane_pairs(py, back, 5)?,
+        ];
         let kept = rules_object(rules)?;
         with_rules(rules, |r| {
             Ok(PyLaneTables {
@@ -178,15 +184,7 @@ fn build_tables(
     iterations: usize,
     seed: u64,
 ) -> PyResult<PyLaneTables> {
-    if !(2..=4).contains(&players) {
-        return Err(to_pyerr(
-            py,
-            Error::BadPlayerCount {
-                got: players,
-                allowed: vec![2, 3, 4],
-            },
-        ));
-    }
+    check_players(py, players)?;
     with_rules(rules, |r| {
         let counts = py.detach(|| core::solve::build_tables(r, players, deals, iterations, seed));
         Ok(PyLaneTables {
@@ -202,9 +200,13 @@ fn build_tables(
 /// iteration, at most ``iterations``, stopping once an iteration changes the tables by less
 /// than ``tolerance`` (a Kolmogorov–Smirnov distance); ``warm`` tables play iteration 0;
 /// ``report(iteration, hands, change, gap)`` is called after each iteration and stops the run
-/// when it returns a false value. Raises what ``report`` raises.
+/// when it returns a false value. ``count(iteration, greedy, tables)``, when given, counts
+/// each iteration's deals instead of this process (elsewhere, in ranges): it must return what
+/// ``iteration_counts`` returns for deals ``0`` to ``deals`` of that iteration (``tables``:
+/// ``None`` for the greedy iteration 0). Raises what ``report`` or ``count`` raise;
+/// ``ThirteenError`` for counts of another shape or more hands than the deals hold.
 #[pyfunction]
-#[pyo3(signature = (rules, *, players, deals, iterations, tolerance, seed, warm = None, report = None))]
+#[pyo3(signature = (rules, *, players, deals, iterations, tolerance, seed, warm = None, report = None, count = None))]
 #[allow(clippy::too_many_arguments)]
 fn train(
     py: Python<'_>,
@@ -216,22 +218,16 @@ fn train(
     seed: u64,
     warm: Option<&Bound<'_, PyLaneTables>>,
     report: Option<Py<PyAny>>,
+    count: Option<Py<PyAny>>,
 ) -> PyResult<PyLaneTables> {
-    if !(2..=4).contains(&players) {
-        return Err(to_pyerr(
-            py,
-            Error::BadPlayerCount {
-                got: players,
-                allowed: vec![2, 3, 4],
-            },
-        ));
-    }
+    check_players(py, players)?;
     if deals == 0 || iterations == 0 || !tolerance.is_finite() || tolerance < 0.0 {
         return Err(pyo3::exceptions::PyValueError::new_err(
             "deals and iterations must be at least 1 and tolerance a number at least 0",
         ));
     }
     let warm_counts = warm.map(|w| w.get().counts.clone());
+    let kept = rules_object(rules)?;
     with_rules(rules, |r| {
         let cfg = core::train::TrainConfig {
             players,
@@ -241,26 +237,49 @@ fn train(
             seed,
         };
         let mut failure: Option<PyErr> = None;
-        let counts = py.detach(|| {
-            core::train::train(r, &cfg, warm_counts.as_ref(), |it| {
-                let Some(report) = &report else { return true };
-                Python::attach(|py| {
-                    match report
-                        .call1(py, (it.iteration, it.hands, it.change, it.gap))
-                        .and_then(|v| v.is_truthy(py))
-                    {
-                        Ok(go_on) => go_on,
-                        Err(e) => {
-                            failure = Some(e);
-                            false
-                        }
+        let on_report = |it: &core::train::IterationReport| {
+            let Some(report) = &report else { return true };
+            Python::attach(|py| {
+                match report
+                    .call1(py, (it.iteration, it.hands, it.change, it.gap))
+                    .and_then(|v| v.is_truthy(py))
+                {
+                    Ok(go_on) => go_on,
+                    Err(e) => {
+                        failure = Some(e);
+                        false
                     }
-                })
+                }
             })
+        };
+        let counts = py.detach(|| match &count {
+            None => Ok(core::train::train(r, &cfg, warm_counts.as_ref(), on_report)),
+            Some(count) => core::train::train_with(
+                r,
+                &cfg,
+                warm_counts.as_ref(),
+                |it, strategy, tables, built| {
+                    Python::attach(|py| {
+                        let tables = built
+                            .map(|c| PyLaneTables {
+                                tables: tables.clone(),
+                                counts: c.clone(),
+                                rules: kept.as_ref().map(|k| k.clone_ref(py)),
+                            })
+                            .map(|t| Py::new(py, t))
+                            .transpose()?;
+                        let greedy = strategy == core::solve::Strategy::Greedy;
+                        let out = count.call1(py, (it, greedy, tables))?;
+                        counts_from_py(py, out.bind(py), players * deals)
+                    })
+                },
+                on_report,
+            ),
         });
         if let Some(e) = failure {
             return Err(e);
         }
+        let counts = counts?;
         Ok(PyLaneTables {
             tables: core::solve::LaneTables::from_counts(&counts, r),
             counts,
@@ -269,16 +288,153 @@ fn train(
     })
 }
 
-fn context(py: Python<'_>, players: usize, banker: bool) -> PyResult<core::solve::Context> {
-    if !(2..=4).contains(&players) {
+/// ``BadPlayerCount`` unless ``players`` is 2 to 4.
+fn check_players(py: Python<'_>, players: usize) -> PyResult<()> {
+    if (2..=4).contains(&players) {
+        return Ok(());
+    }
+    Err(to_pyerr(
+        py,
+        Error::BadPlayerCount {
+            got: players,
+            allowed: vec![2, 3, 4],
+        },
+    ))
+}
+
+/// The counts a ``count`` callback of ``train`` returned, checked: a dict of the three lanes'
+/// ``(value, count)`` pairs whose lanes count the same number of hands, at most ``most``.
+fn counts_from_py(
+    py: Python<'_>,
+    out: &Bound<'_, PyAny>,
+    most: usize,
+) -> PyResult<core::train::IterationCounts> {
+    let bad = |message: String| to_pyerr(py, Error::InvalidArgument { message });
+    let dict = out.cast::<PyDict>().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "count must return a dict of the lanes' counts, not {}",
+            out.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })?;
+    if dict.len() != 3 {
+        return Err(bad(format!(
+            "count must return the counts of front, middle and back, got {} keys",
+            dict.len()
+        )));
+    }
+    let mut counts = core::train::IterationCounts::default();
+    for (i, lane) in Lane::ALL.iter().enumerate() {
+        let Some(pairs) = dict.get_item(lane.key())? else {
+            return Err(bad(format!("count returned no {} counts", lane.key())));
+        };
+        let size = if i == 0 { 3 } else { 5 };
+        for (v, c) in lane_pairs(py, pairs.extract()?, size)? {
+            let slot = counts.lanes[i].entry(v).or_insert(0);
+            *slot = slot.saturating_add(c);
+        }
+    }
+    let hands: Vec<u64> = counts
+        .lanes
+        .iter()
+        .map(|l| l.values().fold(0u64, |a, &c| a.saturating_add(c)))
+        .collect();
+    if hands[1] != hands[0] || hands[2] != hands[0] || hands[0] > most as u64 {
+        return Err(bad(format!(
+            "count returned {} front, {} middle and {} back values; every lane counts the \
+             same hands, at most {most}",
+            hands[0], hands[1], hands[2]
+        )));
+    }
+    Ok(counts)
+}
+
+/// The lane values played at deals ``start`` to ``stop`` (not included) of training
+/// iteration ``iteration`` (as ``train`` with ``players`` and ``seed`` deals them), every hand
+/// arranged greedily (``greedy``) or by ``ev`` on ``tables``, on every core without the GIL:
+/// ``{"front": [(value, count), ...], "middle": ..., "back": ...}``, sorted by value.
+/// Counts of consecutive ranges add up to the counts of the whole iteration. Raises
+/// ``PlayerCountError``, ``LimitError`` (``start`` after ``stop``, ``stop`` above 10**8,
+/// ``iteration`` above 10**4), ``ThirteenError`` (``ev`` without tables).
+#[pyfunction]
+#[pyo3(signature = (rules, tables, *, players, seed, iteration, greedy, start, stop))]
+#[allow(clippy::too_many_arguments)]
+fn iteration_counts<'py>(
+    py: Python<'py>,
+    rules: Option<&Bound<'py, PyAny>>,
+    tables: Option<&Bound<'py, PyLaneTables>>,
+    players: usize,
+    seed: u64,
+    iteration: Int,
+    greedy: bool,
+    start: Int,
+    stop: Int,
+) -> PyResult<Bound<'py, PyDict>> {
+    check_players(py, players)?;
+    let stop = stop.within(
+        py,
+        &Limit {
+            key: "stop",
+            min: 0,
+            max: 100_000_000,
+        },
+    )? as usize;
+    let start = start.within(
+        py,
+        &Limit {
+            key: "start",
+            min: 0,
+            max: stop as i64,
+        },
+    )? as usize;
+    let it = iteration.within(
+        py,
+        &Limit {
+            key: "iteration",
+            min: 0,
+            max: 10_000,
+        },
+    )? as usize;
+    if !greedy && tables.is_none() {
         return Err(to_pyerr(
             py,
-            Error::BadPlayerCount {
-                got: players,
-                allowed: vec![2, 3, 4],
+            Error::InvalidArgument {
+                message: "ev needs the tables it answers (greedy=True plays without)".into(),
             },
         ));
     }
+    let empty = core::solve::LaneTables::default();
+    let tables = tables.map(|t| t.get());
+    with_rules(rules, |r| {
+        let cfg = core::train::TrainConfig {
+            players,
+            deals: stop,
+            iterations: it + 1,
+            tolerance: 0.0,
+            seed,
+        };
+        let strategy = if greedy {
+            core::solve::Strategy::Greedy
+        } else {
+            core::solve::Strategy::Ev
+        };
+        let lane_tables = tables.map_or(&empty, |t| &t.tables);
+        let counts = py.detach(|| {
+            core::train::iteration_counts(r, lane_tables, strategy, &cfg, it, start..stop)
+        });
+        let d = PyDict::new(py);
+        for (lane, c) in Lane::ALL.iter().zip(&counts.lanes) {
+            let pairs: Vec<(u32, u64)> = c.iter().map(|(&v, &n)| (v, n)).collect();
+            d.set_item(lane.key(), pairs)?;
+        }
+        Ok(d)
+    })
+}
+
+fn context(py: Python<'_>, players: usize, banker: bool) -> PyResult<core::solve::Context> {
+    check_players(py, players)?;
     Ok(core::solve::Context {
         players,
         role: if banker {
@@ -549,6 +705,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(splits, m)?)?;
     m.add_function(wrap_pyfunction!(build_tables, m)?)?;
     m.add_function(wrap_pyfunction!(train, m)?)?;
+    m.add_function(wrap_pyfunction!(iteration_counts, m)?)?;
     m.add_function(wrap_pyfunction!(_ev_scan, m)?)?;
     m.add_function(wrap_pyfunction!(_solve, m)?)?;
     m.add_function(wrap_pyfunction!(_complete, m)?)?;

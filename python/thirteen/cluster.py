@@ -1,0 +1,177 @@
+"""Shards of work on a Ray cluster (the ``ray`` extra: ``pip install 'thirteen[ray]'``).
+
+:func:`simulate <thirteen.simulate>` and :func:`train <thirteen.train>` split their work
+into seeded shards whose results add up; :func:`session` connects to a cluster and
+:meth:`RaySession.imap` runs one function over the shards there, yielding the results in
+shard order. Ray is imported only here and only when a Ray run starts, so everything else
+works without it.
+
+Addresses (``address``): ``"local"`` starts a Ray runtime on this machine for the run and
+stops it after; ``"auto"`` joins the cluster already running on this machine (``ray start
+--head``); ``"HOST:PORT"`` joins the cluster whose head listens there; ``None`` lets Ray choose (``RAY_ADDRESS``, a running cluster, or a
+new local one). A Ray runtime already initialised in this process (``ray.init`` by the
+caller) is used as it is and left running.
+"""
+
+from __future__ import annotations
+
+import importlib
+from contextlib import contextmanager
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, TypeVar
+
+from thirteen.errors import BackendError
+
+__all__ = ["BACKENDS", "RAY_MISSING", "RaySession", "import_ray", "resolve_backend", "session"]
+
+#: The backends of ``simulate`` and ``train``.
+BACKENDS = ("local", "ray")
+
+#: What a Ray run says when Ray is not installed.
+RAY_MISSING = "Ray is not installed; a run on a Ray cluster needs it: pip install 'thirteen[ray]'"
+
+C = TypeVar("C")
+S = TypeVar("S")
+R = TypeVar("R")
+
+
+def resolve_backend(backend: Optional[str], address: Optional[str]) -> str:
+    """The backend a run uses: ``backend``, or by default ``"ray"`` when an ``address`` is
+    given and ``"local"`` otherwise; for ``"ray"``, Ray must import.
+
+    Args:
+        backend: ``"local"``, ``"ray"`` or ``None``.
+        address: the Ray address asked for, or ``None``.
+
+    Returns:
+        ``"local"`` or ``"ray"``.
+
+    Raises:
+        BackendError: an unknown backend, an address with ``"local"``, or Ray not installed.
+    """
+    if backend is None:
+        backend = "local" if address is None else "ray"
+    if backend not in BACKENDS:
+        raise BackendError(f"unknown backend {backend!r} (expected local or ray)", backend=str(backend))
+    if backend == "local" and address is not None:
+        raise BackendError(f"address {address!r} is for backend='ray'", backend="local")
+    if backend == "ray":
+        import_ray()
+    return backend
+
+
+def import_ray() -> Any:
+    """The ``ray`` module (typed ``Any``: Ray ships no complete types).
+
+    Raises:
+        BackendError: Ray is not installed (the message says how to install it).
+    """
+    try:
+        return importlib.import_module("ray")
+    except ImportError:
+        raise BackendError(RAY_MISSING, backend="ray") from None
+
+
+class RaySession:
+    """A connected Ray runtime that runs shards (see :func:`session`)."""
+
+    def __init__(self, ray: Any, workers: Optional[int]) -> None:
+        self._ray = ray
+        self._workers = workers
+        self._remote: Dict[Callable[..., Any], Any] = {}
+
+    def imap(self, fn: Callable[[C, S], R], common: C, shards: Sequence[S]) -> Iterator[R]:
+        """``fn(common, shard)`` for each shard, each call a Ray task of one CPU, yielded in
+        shard order whatever order the tasks end in.
+
+        At most ``workers`` shards (default: twice the cluster's CPUs) are running or
+        waiting to be yielded at once, so a run of a million shards holds a few in memory.
+
+        Args:
+            fn: a module-level function of the installed ``thirteen`` (workers import it by
+                name), of ``common`` and one shard; its result is pickled back.
+            common: the data every shard shares, sent to the cluster once.
+            shards: the shards, in order.
+
+        Yields:
+            The results, in shard order.
+
+        Raises:
+            BackendError: the cluster lost a task's worker or node.
+            ThirteenError: what ``fn`` raised (its own class, re-raised here).
+        """
+        ray = self._ray
+        remote = self._remote.get(fn)
+        if remote is None:
+            remote = self._remote[fn] = ray.remote(num_cpus=1, max_retries=2)(fn)
+        limit = self._workers or max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
+        shared = ray.put(common)
+        running: Dict[Any, int] = {}
+        finished: Dict[int, Any] = {}
+        submitted = yielded = 0
+        try:
+            while yielded < len(shards):
+                while submitted < len(shards) and len(running) + len(finished) < limit:
+                    running[remote.remote(shared, shards[submitted])] = submitted
+                    submitted += 1
+                if yielded not in finished:
+                    refs = list(running)
+                    ray.wait(refs, num_returns=1)  # then take every task done by now
+                    ready, _ = ray.wait(refs, num_returns=len(refs), timeout=0)
+                    for ref, result in zip(ready, ray.get(ready)):
+                        finished[running.pop(ref)] = result
+                while yielded in finished:
+                    yield finished.pop(yielded)
+                    yielded += 1
+        except ray.exceptions.RayTaskError as exc:
+            cause = getattr(exc, "cause", None)
+            if isinstance(cause, Exception):
+                raise cause from None
+            raise BackendError(f"a Ray task failed: {exc}", backend="ray") from None
+        except ray.exceptions.RayError as exc:
+            raise BackendError(f"the Ray cluster failed: {exc}", backend="ray") from None
+        finally:
+            for ref in running:
+                ray.cancel(ref)
+
+    def map(self, fn: Callable[[C, S], R], common: C, shards: Sequence[S]) -> List[R]:
+        """The results of :meth:`imap` as a list, in shard order."""
+        return list(self.imap(fn, common, shards))
+
+
+@contextmanager
+def session(address: Optional[str] = None, *, workers: Optional[int] = None) -> Iterator[RaySession]:
+    """Connects to a Ray cluster for the duration of a ``with`` block.
+
+    Args:
+        address: ``"local"``, ``"auto"``, ``"HOST:PORT"`` or ``None`` (see the module docs).
+        workers: most shards running or waiting at once (``None``: twice the cluster's
+            CPUs); with ``"local"`` also the CPUs of the runtime started.
+
+    Yields:
+        The :class:`RaySession`.
+
+    Raises:
+        BackendError: Ray not installed, or no cluster reachable at ``address``.
+    """
+    ray = import_ray()
+    if workers is not None and workers < 1:
+        raise BackendError(f"workers must be at least 1, got {workers}", backend="ray")
+    started = False
+    if not ray.is_initialized():
+        options: Dict[str, Any] = {"logging_level": "ERROR", "log_to_driver": False}
+        if address == "local":
+            options.update(include_dashboard=False, num_cpus=workers)
+        try:
+            ray.init(address=address, **options)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise BackendError(
+                f"cannot connect to a Ray cluster at {address or 'the default address'}: {exc} "
+                "(a cluster started with token authentication needs RAY_AUTH_MODE=token here too)",
+                backend="ray",
+            ) from None
+        started = True
+    try:
+        yield RaySession(ray, workers)
+    finally:
+        if started:
+            ray.shutdown()

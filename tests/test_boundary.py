@@ -403,6 +403,13 @@ def test_any_disallowed_table_size_is_a_player_count_error_as_in_the_reference(
     assert info.value.got == players
 
 
+@pytest.mark.parametrize("players", [True, 4.0, "4", None])
+def test_a_table_size_that_is_not_an_integer_is_a_type_error_in_both(players: object) -> None:
+    for deal in (thirteen.deal, thirteen.reference.deal):
+        with pytest.raises(TypeError):
+            deal(RuleSet.preset("kaixin"), players, seed=1)  # type: ignore[operator]
+
+
 def test_build_tables_bounds_its_counts() -> None:
     for bad in (0, -1, 10**8 + 1, 2**64):
         with pytest.raises(LimitError, match="deals"):

@@ -422,3 +422,14 @@ def test_build_tables_bounds_its_counts() -> None:
             thirteen.build_tables(deals=1, iterations=1, seed=seed)
     with pytest.raises(TypeError):
         thirteen.build_tables(deals=1.5, iterations=1)  # type: ignore[arg-type]
+
+
+def test_tables_are_built_only_for_a_table_size_the_rules_allow() -> None:
+    # 16 cards each for 4 players is 64 cards: more than the 52 of the standard deck, which is
+    # why these rules seat 2 or 3 (RULES.md 6); asking for 4 is a PlayerCountError, not a panic.
+    rules = RuleSet.from_dict({"base": "kaixin", "dealt": 16, "players": [2, 3]})
+    with pytest.raises(PlayerCountError) as info:
+        thirteen.build_tables(rules, players=4, deals=10, iterations=1)
+    assert info.value.got == 4 and tuple(info.value.allowed) == (2, 3)
+    with pytest.raises(PlayerCountError):
+        _core.train(rules, players=4, deals=10, iterations=1, tolerance=0.0, seed=0)

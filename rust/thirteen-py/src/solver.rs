@@ -168,7 +168,7 @@ impl PyLaneTables {
 /// Builds lane tables for ``rules`` by self-play, without the GIL and on every core:
 /// ``iterations`` rounds of ``deals`` random tables of ``players``; round 0 arranges with the
 /// greedy strategy, later rounds with ``ev`` on the previous round's tables (RULES.md 7 deal).
-/// Raises ``PlayerCountError`` for ``players`` other than 2 to 4, ``LimitError`` for ``deals``
+/// Raises ``PlayerCountError`` for a table size ``rules`` do not allow, ``LimitError`` for ``deals``
 /// outside 1 to 10**8 or ``iterations`` outside 1 to 10**4, ``ThirteenError`` for a ``seed``
 /// outside 0 to 2**64 − 1, ``TypeError`` for a non-integer.
 #[pyfunction]
@@ -184,7 +184,6 @@ fn build_tables(
     iterations: Int,
     seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyLaneTables> {
-    let players = players.table_size(py, &[2, 3, 4])?;
     let deals = deals.index(
         py,
         &Limit {
@@ -203,6 +202,8 @@ fn build_tables(
     )?;
     let seed = seed.map_or(Ok(0), |s| seed_value(py, s))?;
     with_rules(rules, |r| {
+        // A table size the rules allow: no more cards dealt than the deck holds.
+        let players = players.table_size(py, &r.players)?;
         let counts = py.detach(|| core::solve::build_tables(r, players, deals, iterations, seed));
         Ok(PyLaneTables {
             tables: core::solve::LaneTables::from_counts(&counts, r),
@@ -248,6 +249,8 @@ fn train(
     }
     let warm_counts = warm.map(|w| w.get().counts.clone());
     with_rules(rules, |r| {
+        // A table size the rules allow: no more cards dealt than the deck holds.
+        r.check_players(players).py_err(py)?;
         let cfg = core::train::TrainConfig {
             players,
             deals,

@@ -433,3 +433,12 @@ def test_tables_are_built_only_for_a_table_size_the_rules_allow() -> None:
     assert info.value.got == 4 and tuple(info.value.allowed) == (2, 3)
     with pytest.raises(PlayerCountError):
         _core.train(rules, players=4, deals=10, iterations=1, tolerance=0.0, seed=0)
+
+
+def test_a_huge_table_size_that_writes_itself_oddly_is_still_a_player_count_error() -> None:
+    class Odd(int):
+        def __str__(self) -> str:
+            return "odd"
+
+    with pytest.raises(PlayerCountError):
+        thirteen.deal(players=Odd(2**70))

@@ -310,11 +310,14 @@ impl Int {
         }
     }
 
-    /// The integer as a Python ``int``.
+    /// The integer as a Python ``int`` (its text when an ``int`` subclass wrote it otherwise).
     pub(crate) fn to_python<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         match &self.0 {
             Ok(v) => Ok(v.into_pyobject(py)?.into_any()),
-            Err(text) => py.get_type::<PyInt>().call1((text.as_str(),)),
+            Err(text) => py
+                .get_type::<PyInt>()
+                .call1((text.as_str(),))
+                .or_else(|_| Ok(PyString::new(py, text).into_any())),
         }
     }
 

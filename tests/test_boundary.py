@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import thirteen
+import thirteen.reference
 from thirteen import (
     Arrangement,
     Card,
@@ -238,9 +239,9 @@ def test_raw_hand_values_are_checked() -> None:
 
 
 def test_integers_of_any_size_raise_documented_errors() -> None:
-    with pytest.raises(LimitError):
+    with pytest.raises(PlayerCountError):  # as any table size the rules do not allow
         thirteen.deal(players=-1)
-    with pytest.raises(LimitError):
+    with pytest.raises(PlayerCountError):
         thirteen.deal(players=2**63)
     with pytest.raises(PlayerCountError):
         thirteen.deal(players=5)
@@ -290,3 +291,154 @@ def test_enums_iterate_and_are_what_the_core_hands_out() -> None:
         assert str(card) == card.rank.char + card.suit.char
     # The core takes their values as ints.
     assert Card.from_code((Rank.ACE - 2) * 4 + thirteen.Suit.SPADES) == Card("As")
+
+
+# --------------------------------------------------------------------------- text that is not Unicode
+#
+# A str holding a lone surrogate ("\ud800") cannot be encoded as UTF-8. Card text is then a
+# CardError naming the first unreadable token (RULES.md 1: no token holds such a character),
+# any other text a ThirteenError naming the argument; never a UnicodeEncodeError.
+
+HAND13 = "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Kc"
+
+
+def _not_unicode_error(err: BaseException) -> None:
+    assert not isinstance(err, UnicodeError), repr(err)
+
+
+@pytest.mark.parametrize(
+    "call, position",
+    [
+        (lambda: thirteen.parse_cards("As A\ud800 Kd"), 1),
+        (lambda: Card("A\ud800"), 0),
+        (lambda: Card.parse("\udcff"), 0),
+        (lambda: thirteen.evaluate({"\ud800": None}), 0),
+        (lambda: thirteen.evaluate(["As", "K\ud800", "Qs", "Js", "Ts"]), 1),
+        (lambda: thirteen.evaluate("As Ks Qs Js T\ud800"), 4),
+        (lambda: thirteen.format_cards("7h \ud800"), 1),
+        (lambda: thirteen.validate_hand(["As", "\ud800s"]), 1),
+        (lambda: thirteen.count_splits(HAND13[:-2] + "K\udc80"), 12),
+        (lambda: thirteen.hints(HAND13[:-2] + "K\udc80"), 12),
+        (lambda: Arrangement.parse("Ah Ad Kc | Jh Jd Jc 5s 5\ud800 | Qs Qh Qd 9c 9d"), 7),
+        (lambda: Arrangement("Ah Ad \ud800", "Jh Jd Jc 5s 5h", "Qs Qh Qd 9c 9d"), 2),
+        (lambda: thirteen.Declaration(["\ud800"] * 13), 0),
+    ],
+)
+def test_card_text_with_a_lone_surrogate_is_a_card_error(call: object, position: int) -> None:
+    with pytest.raises(CardError) as info:
+        call()  # type: ignore[operator]
+    _not_unicode_error(info.value)
+    assert info.value.position == position
+    assert info.value.token.count("\ufffd") == 1  # the surrogate, as one replacement character
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: thirteen.Declaration(HAND13, "dragon\ud800"), "special"),
+        (lambda: thirteen.money([1, -1], 5, ("5\ud800", None)), "rake percent"),
+        (
+            lambda: thirteen.solve_batch(np.zeros((1, 13), np.uint8), strategy="ev\ud800"),
+            "strategy",
+        ),
+        (lambda: _core._restore("Deal\ud800", "{}"), "kind"),
+        (lambda: _core._restore("Deal", '{"\ud800": 1}'), "json"),
+    ],
+)
+def test_other_text_with_a_lone_surrogate_is_a_thirteen_error_naming_it(
+    call: object, name: str
+) -> None:
+    with pytest.raises(ThirteenError, match=name) as info:
+        call()  # type: ignore[operator]
+    _not_unicode_error(info.value)
+    assert r"\ud800" in str(info.value)  # shown as Python writes it
+
+
+def test_rules_text_with_a_lone_surrogate_is_a_rule_set_error() -> None:
+    with pytest.raises(RuleSetError) as info:
+        _core.Rules('{"name": "\ud800"}')
+    _not_unicode_error(info.value)
+    with pytest.raises(RuleSetError) as info:
+        RuleSet.from_dict({"base": "kaixin", "name": "house \ud800"})
+    assert info.value.key == "name"
+    with pytest.raises(RuleSetError) as info:
+        RuleSet.from_json('{"base": "kaixin", "name": "\\ud800"}')
+    assert info.value.key == "name"
+    with pytest.raises(RuleSetError) as info:
+        RuleSet.from_dict({"base": "kaixin", "horse_card": "A\ud800"})
+    assert info.value.key == "horse_card"
+
+
+def test_text_arguments_of_another_type_stay_type_errors() -> None:
+    with pytest.raises(TypeError):
+        Card(5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        thirteen.Declaration(HAND13, 7)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        thirteen.solve_batch(np.zeros((1, 13), np.uint8), strategy=1)  # type: ignore[arg-type]
+
+
+def test_unknown_batch_strategy_is_a_thirteen_error() -> None:
+    with pytest.raises(ThirteenError, match="strategy"):
+        thirteen.solve_batch(np.zeros((1, 13), np.uint8), strategy="mc")
+
+
+# --------------------------------------------------------------------------- table sizes
+
+
+@pytest.mark.parametrize("players", [-1, -(2**63), 0, 1, 5, 2**63, 2**70])
+def test_any_disallowed_table_size_is_a_player_count_error_as_in_the_reference(
+    players: int,
+) -> None:
+    # RULES.md 1: a table seats 2 to 4 players, as `players` allows; anything else, negative
+    # or beyond 64 bits included, is the same kind of mistake.
+    with pytest.raises(PlayerCountError) as core_err:
+        thirteen.deal(RuleSet.preset("kaixin"), players, seed=1)
+    with pytest.raises(PlayerCountError) as ref_err:
+        thirteen.reference.deal(RuleSet.preset("kaixin"), players, seed=1)
+    for err in (core_err.value, ref_err.value):
+        assert err.got == players and tuple(err.allowed) == (2, 3, 4)
+    with pytest.raises(PlayerCountError) as info:
+        thirteen.build_tables(players=players, deals=1, iterations=1)
+    assert info.value.got == players
+
+
+@pytest.mark.parametrize("players", [True, 4.0, "4", None])
+def test_a_table_size_that_is_not_an_integer_is_a_type_error_in_both(players: object) -> None:
+    for deal in (thirteen.deal, thirteen.reference.deal):
+        with pytest.raises(TypeError):
+            deal(RuleSet.preset("kaixin"), players, seed=1)  # type: ignore[operator]
+
+
+def test_build_tables_bounds_its_counts() -> None:
+    for bad in (0, -1, 10**8 + 1, 2**64):
+        with pytest.raises(LimitError, match="deals"):
+            thirteen.build_tables(deals=bad, iterations=1)
+    for bad in (0, -1, 10**4 + 1):
+        with pytest.raises(LimitError, match="iterations"):
+            thirteen.build_tables(deals=1, iterations=bad)
+    for seed in (-1, 2**64):
+        with pytest.raises(ThirteenError, match="seed"):
+            thirteen.build_tables(deals=1, iterations=1, seed=seed)
+    with pytest.raises(TypeError):
+        thirteen.build_tables(deals=1.5, iterations=1)  # type: ignore[arg-type]
+
+
+def test_tables_are_built_only_for_a_table_size_the_rules_allow() -> None:
+    # 16 cards each for 4 players is 64 cards: more than the 52 of the standard deck, which is
+    # why these rules seat 2 or 3 (RULES.md 6); asking for 4 is a PlayerCountError, not a panic.
+    rules = RuleSet.from_dict({"base": "kaixin", "dealt": 16, "players": [2, 3]})
+    with pytest.raises(PlayerCountError) as info:
+        thirteen.build_tables(rules, players=4, deals=10, iterations=1)
+    assert info.value.got == 4 and tuple(info.value.allowed) == (2, 3)
+    with pytest.raises(PlayerCountError):
+        _core.train(rules, players=4, deals=10, iterations=1, tolerance=0.0, seed=0)
+
+
+def test_a_huge_table_size_that_writes_itself_oddly_is_still_a_player_count_error() -> None:
+    class Odd(int):
+        def __str__(self) -> str:
+            return "odd"
+
+    with pytest.raises(PlayerCountError):
+        thirteen.deal(players=Odd(2**70))

@@ -343,3 +343,12 @@ def test_score_rules_file_is_used_when_the_table_names_none(tmp_path: Path) -> N
     assert data["totals"] == [9, -9]
     data = json_only(run("score", str(path), "--json"))  # kaixin: (1 + 2 + 1) × 2
     assert data["totals"] == [8, -8]
+
+
+def test_an_argument_that_is_not_utf8_names_the_card() -> None:
+    # The byte \xff is no UTF-8: Python hands it over as the lone surrogate \udcff.
+    hand = "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks K\udcff"
+    r = run("solve", hand)
+    assert r.returncode == 2
+    assert "bad card token" in r.stderr and "position 12" in r.stderr
+    assert "codec" not in r.stderr and "Traceback" not in r.stderr

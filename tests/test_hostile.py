@@ -151,17 +151,25 @@ big_ints = st.sampled_from(
      -(2**31), -(2**63), -(2**63) - 1, -(2**64), 10**30, -(10**30), 10**400]
 )  # fmt: skip
 ints = st.one_of(st.integers(-3, 70), big_ints, st.integers())
+# Lone surrogates: a str Python holds but UTF-8 (and so the compiled core) cannot.
+surrogates = st.characters(categories=["Cs"])
 odd_text = st.one_of(
     st.text(max_size=30),
+    st.text(st.one_of(st.characters(), surrogates), max_size=30),
     st.sampled_from(
         ["", " ", "As", "as ks", "10h", "A♠ K♥", "Zz", "As,,Kd", "\x00", "ＡＳ", "As " * 20,
          HAND, LANES, "As|Kd", "{", "[]", "null", "NaN", "1e999", "-0", "🂡", "\ud800"]
     ),
 )  # fmt: skip
 card_text = st.lists(st.sampled_from(DECK), min_size=0, max_size=16).map(thirteen.format_cards)
+# Good card text with a lone surrogate spliced in somewhere.
+card_text_surrogate = st.tuples(card_text, surrogates, st.integers(0, 60)).map(
+    lambda t: t[0][: t[2]] + t[1] + t[0][t[2] :]
+)
 scalars = st.one_of(
     st.none(), st.booleans(), ints, st.floats(), odd_text, st.binary(max_size=8),
     st.just(object()), st.sampled_from(DECK), st.sampled_from(PRESETS), card_text,
+    card_text_surrogate,
 )  # fmt: skip
 hostile = st.one_of(
     st.recursive(
@@ -190,6 +198,7 @@ rules_arg = either(st.one_of(st.none(), st.sampled_from(PRESETS)))
 counts = st.one_of(st.integers(-2, 6), hostile.filter(lambda v: not isinstance(v, int)))
 cards_arg = either(st.one_of(hands(13), hands(13).map(thirteen.format_cards), hands(5), hands(3)))
 small = either(st.integers(0, 6))
+small_work = st.one_of(st.integers(-1, 2), hostile.filter(lambda v: not isinstance(v, int)))
 seed_arg = either(st.one_of(st.none(), st.integers(0, 2**64 - 1)))
 
 
@@ -510,6 +519,33 @@ SPECS: List[Tuple[str, Callable[..., Any], List[Any], Dict[str, Any], Any]] = [
         None,
     ),
     ("lane_tables", thirteen.lane_tables, [R], {}, None),
+    (
+        "splits",
+        thirteen.splits,
+        [cards_arg, R],
+        {"legal": either(st.booleans()), "pareto": either(st.just(True))},
+        None,
+    ),
+    (
+        "solve_batch",
+        thirteen.solve_batch,
+        [st.one_of(distinct_rows(13), arrays(), hostile), R],
+        {"players": counts, "strategy": either(st.sampled_from(["ev", "greedy"]))},
+        None,
+    ),
+    (
+        "build_tables",
+        thirteen.build_tables,
+        [R],
+        {
+            "players": counts,
+            # Work grows with deals × iterations: small ones, and the bounds' neighbours.
+            "deals": st.one_of(small_work, st.sampled_from([10**8 + 1, 2**64])),
+            "iterations": st.one_of(small_work, st.sampled_from([10**4 + 1, -(2**70)])),
+            "seed": seed_arg,
+        },
+        None,
+    ),
     (
         "Round",
         Round,

@@ -332,6 +332,10 @@ def _levels(*pairs: Any) -> List[Any]:
         ({"name": 3, "levels": _levels((1, "a"))}, "name"),
         ({"name": "x", "description": 1, "levels": _levels((1, "a"))}, "description"),
         ({"name": "x", "levels": _levels((1, "a")), "extra": 1}, "extra"),
+        # Text a save cannot hold (a lone surrogate): refused here, not when a table saves.
+        ({"name": "x\ud800", "levels": _levels((1, "a"))}, "name"),
+        ({"name": "x", "description": "\udfff", "levels": _levels((1, "a"))}, "description"),
+        ({"name": "x", "levels": _levels((1, "a"), (5, "b\ud800"))}, "levels[1].title"),
     ],
 )
 def test_bad_ladder(data: Any, key: str) -> None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Dict, Tuple
 
 import pytest
 
@@ -160,3 +161,88 @@ def test_invalid_text_names_the_problem() -> None:
     assert info.value.key is None
     with pytest.raises(RuleSetError):
         RuleSet.from_json(b"\xff\xfe")  # not UTF-8
+
+
+# --------------------------------------------------------------------------- documented bounds
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "rule-files.md"
+
+# Each row of the "Bounds" table of docs/rule-files.md: the override that sets the key to v,
+# and the key a RuleSetError names.
+BOUNDED = {
+    "`lane_values.<lane>.base`": (
+        lambda v: {"lane_values": {"back": {"base": v}}}, "lane_values.back.base"),
+    "`lane_values.<lane>.<category>`": (
+        lambda v: {"lane_values": {"middle": {"base": 1, "flush": v}}},
+        "lane_values.middle.flush"),
+    "`majority_bonus`": (lambda v: {"majority_bonus": v}, "majority_bonus"),
+    "`scoop.units`": (lambda v: {"scoop": {"kind": "bonus", "units": v}}, "scoop.units"),
+    "`home_run.units`": (
+        lambda v: {"home_run": {"kind": "bonus", "units": v, "min_players": 4}},
+        "home_run.units"),
+    "`surrender.units` (with `allowed = true`)": (
+        lambda v: {"surrender": {"allowed": True, "units": v}}, "surrender.units"),
+    "`surrender.units` (with `allowed = false`)": (
+        lambda v: {"surrender": {"allowed": False, "units": v}}, "surrender.units"),
+    "`specials.<special>`": (lambda v: {"specials": {"dragon": v}}, "specials.dragon"),
+    "`escape.units`": (lambda v: {"escape": {"to": "split", "units": v}}, "escape.units"),
+    "`escape.by_players.<n>`": (
+        lambda v: {"escape": {"to": "winner", "by_players": {"2": v, "3": 1, "4": 1}}},
+        "escape.by_players.2"),
+    "`swap.max_cards`": (lambda v: {"swap": {"max_cards": v}}, "swap.max_cards"),
+}  # fmt: skip
+
+
+def documented_bounds() -> Dict[str, Tuple[int, int]]:
+    section = DOCS.read_text(encoding="utf-8").split("## Bounds", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| (.+?) \| ([\d,]+) \| ([\d,]+) \|$", section, re.M)
+    out = {}
+    for keys, low, high in rows:
+        qualifier = re.search(r" \(with .*\)$", keys)
+        for key in re.split(r", (?=`)", keys[: qualifier.start()] if qualifier else keys):
+            name = key.strip() + (qualifier.group(0) if qualifier and "surrender" in key else "")
+            out[name] = (int(low.replace(",", "")), int(high.replace(",", "")))
+    return out
+
+
+def test_every_bound_the_rule_files_page_states_is_the_one_enforced() -> None:
+    bounds = documented_bounds()
+    assert set(bounds) == set(BOUNDED)
+    for name, (low, high) in bounds.items():
+        override, key = BOUNDED[name]
+        for ok in (low, high):
+            RuleSet.from_dict({"base": "kaixin", **override(ok)})
+        for bad in (low - 1, high + 1):
+            with pytest.raises(RuleSetError) as err:
+                RuleSet.from_dict({"base": "kaixin", **override(bad)})
+            assert err.value.key == key, (name, bad)
+
+
+def test_the_other_documented_limits() -> None:
+    for dealt in (12, 14, 15, 17):
+        with pytest.raises(RuleSetError) as err:
+            RuleSet.from_dict({"base": "kaixin", "dealt": dealt})
+        assert err.value.key == "dealt"
+    # 16 cards × 4 players = 64 > 52; 16 × 3 = 48 fits; the 65-card deck seats 4.
+    with pytest.raises(RuleSetError, match="52"):
+        RuleSet.from_dict({"base": "kaixin", "dealt": 16})
+    RuleSet.from_dict({"base": "kaixin", "dealt": 16, "players": [2, 3]})
+    RuleSet.from_dict({"base": "kaixin", "dealt": 16, "deck": "extra_diamonds"})
+    for players in ([], [1], [5], [2, 2], [True]):
+        with pytest.raises(RuleSetError) as err:
+            RuleSet.from_dict({"base": "kaixin", "players": players})
+        assert err.value.key == "players"
+    for n in (2, 5):
+        with pytest.raises(RuleSetError) as err:
+            RuleSet.from_dict(
+                {"base": "kaixin", "home_run": {"kind": "double", "min_players": n}}
+            )
+        assert err.value.key == "home_run.min_players"
+    with pytest.raises(RuleSetError) as err:  # no payment for 4 players
+        RuleSet.from_dict({"base": "kaixin", "escape": {"to": "winner", "by_players": {2: 1, 3: 1}}})
+    assert err.value.key == "escape.by_players"
+    with pytest.raises(RuleSetError) as err:
+        RuleSet.from_dict({"base": "kaixin", "name": "\ud800"})
+    assert err.value.key == "name"
+    with pytest.raises(RuleSetError, match="nested"):
+        RuleSet.from_dict({"base": "kaixin", "lane_values": {"front": {"base": [[[[[[[1]]]]]]]}}})

@@ -418,6 +418,14 @@ def test_signature_keys() -> None:
             Round.from_json(rnd.to_json(key=KEY), key=bad)
     with pytest.raises(ValueError):
         rnd.to_json(key=b"")
+    # A key no one could have signed with, and text that is not Unicode: named, not a
+    # UnicodeEncodeError.
+    for bad in (b"", "", "k\ud800"):
+        with pytest.raises(ThirteenError, match="signing key") as info:
+            rnd.to_json(key=bad)
+        assert not isinstance(info.value, UnicodeError)
+        with pytest.raises(ThirteenError, match="signing key"):
+            Round.from_json(rnd.to_json(key=KEY), key=bad)
 
 
 # --------------------------------------------------------------------------- tables

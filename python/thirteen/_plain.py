@@ -59,6 +59,16 @@ def short(value: Any) -> str:
         return f"<{type(value).__name__}>"
 
 
+def is_unicode(text: str) -> bool:
+    """Whether ``text`` is valid Unicode: no lone surrogate (``"\\ud800"``), which UTF-8,
+    JSON files and the compiled core cannot hold."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def describe(value: Any) -> str:
     """``value``'s type and :func:`short` text (``null``, ``bool true`` for JSON's
     words), for error messages; never raises."""

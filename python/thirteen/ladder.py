@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from importlib.resources import files
 from typing import Any, Dict, Iterable, Mapping, NoReturn, Optional, Tuple, Union
 
-from ._plain import describe, short
+from ._plain import describe, is_unicode, short
 from .errors import RuleSetError, ThirteenError
 
 if sys.version_info >= (3, 11):
@@ -145,6 +145,8 @@ class Ladder:
             _fail("name", f"expected a non-empty string, got {_describe(self.name)}")
         if not isinstance(self.description, str):
             _fail("description", f"expected a string, got {_describe(self.description)}")
+        for key in ("name", "description"):
+            _unicode(getattr(self, key), key)
         levels = self.levels
         if isinstance(levels, (str, bytes, abc.Mapping)) or not isinstance(
             levels, abc.Iterable
@@ -176,6 +178,8 @@ class Ladder:
                     f"follows {previous}",
                 )
             previous = item.threshold
+            if isinstance(item.title, str):
+                _unicode(item.title, f"{where}.title")
             if not isinstance(item.title, str) or not item.title.strip():
                 _fail(
                     f"{where}.title",
@@ -425,6 +429,12 @@ def _check_score(score: Any) -> int:
 def _fail(key: Optional[str], problem: str) -> NoReturn:
     where = f"ladder key {key!r}: " if key else "ladder: "
     raise RuleSetError(where + problem, key=key or None)
+
+
+def _unicode(text: str, key: str) -> None:
+    """Refuses text a save or a file cannot hold (a lone surrogate)."""
+    if not is_unicode(text):
+        _fail(key, f"not valid Unicode text (a lone surrogate): {short(text)}")
 
 
 def _listing(values: Iterable[Any]) -> str:

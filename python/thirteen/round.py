@@ -64,7 +64,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Uni
 
 from thirteen import _core, saves
 from thirteen._core import Arrangement, Card, Declaration
-from thirteen._plain import short
+from thirteen._plain import is_unicode, short
 from thirteen.errors import (
     CountError,
     DuplicateCardError,
@@ -140,7 +140,8 @@ class _JsonState:
         refuses any change.
 
         Raises:
-            TypeError: ``key`` is not bytes or str; ValueError: an empty key.
+            ThirteenError: an empty key, or a str key that is not valid Unicode.
+            TypeError: ``key`` is not bytes or str.
         """
         return saves.encode(self.to_dict(), key)  # type: ignore[attr-defined]
 
@@ -152,6 +153,7 @@ class _JsonState:
         Raises:
             SaveError: not JSON, nested too deep, a bad save (see ``from_dict``), or
                 with ``key`` a missing or wrong signature.
+            ThirteenError: an empty key, or a str key that is not valid Unicode.
             TypeError: ``text`` is not str or bytes, or ``key`` not bytes or str.
         """
         return cls.from_dict(saves.decode(text, key))  # type: ignore[attr-defined]
@@ -179,11 +181,8 @@ def _check_player_id(player: Any) -> None:
     """A player id is an int or text that a save can hold (valid Unicode)."""
     if not (isinstance(player, str) or _is_int(player)):
         raise TypeError(f"a player id must be a str or an int, got {short(player)}")
-    if isinstance(player, str):
-        try:
-            player.encode("utf-8")
-        except UnicodeError:
-            raise ThirteenError(f"player id {short(player)} is not valid Unicode text") from None
+    if isinstance(player, str) and not is_unicode(player):
+        raise ThirteenError(f"player id {short(player)} is not valid Unicode text")
 
 
 def _normal_rake(rake: Any) -> Optional[Tuple[Union[int, str], Optional[int]]]:

@@ -56,7 +56,7 @@ from typing import (
     Union,
 )
 
-from thirteen._plain import describe, short, too_nested
+from thirteen._plain import describe, is_unicode, short, too_nested
 from thirteen.errors import RuleSetError
 from thirteen.limits import MAX_RULE_UNITS
 
@@ -808,6 +808,8 @@ def _parse(raw: Mapping[str, Any]) -> Dict[str, Any]:
     name = get("name", "custom")
     if not isinstance(name, str):
         _fail("name", f"expected text, got {_describe(name)}")
+    if not is_unicode(name):
+        _fail("name", f"not valid Unicode text (a lone surrogate): {short(name)}")
     out["name"] = name
     deck = out["deck"] = _choice(get("deck", "standard"), "deck", _DECKS)
     dealt = out["dealt"] = _choice(get("dealt", 13), "dealt", _DEALT)

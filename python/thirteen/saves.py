@@ -26,8 +26,8 @@ from typing import Any, Dict, List, Literal, Mapping, Optional, Tuple, Type, Typ
 
 import msgspec
 
-from thirteen._plain import explain, too_nested
-from thirteen.errors import SaveError
+from thirteen._plain import explain, is_unicode, short, too_nested
+from thirteen.errors import SaveError, ThirteenError
 
 __all__ = [
     "ROUND_FORMAT",
@@ -221,6 +221,7 @@ def decode(text: Any, key: Any = None) -> Any:
     Raises:
         SaveError: not JSON, nested too deep, or (with a key) not signed or signed
             with another key or over other content.
+        ThirteenError: an empty ``key``, or a ``str`` key that is not valid Unicode.
         TypeError: ``text`` is not text, or ``key`` is not ``bytes`` or ``str``.
     """
     if not isinstance(text, (str, bytes, bytearray)):
@@ -253,22 +254,28 @@ def encode(data: Dict[str, Any], key: Any = None) -> str:
     over the rest (see the module docstring).
 
     Raises:
-        TypeError: ``key`` is not ``bytes`` or ``str``; ValueError: an empty key.
+        ThirteenError: an empty ``key``, or a ``str`` key that is not valid Unicode.
+        TypeError: ``key`` is not ``bytes`` or ``str``.
     """
     if key is not None:
         secret = _key(key)
-        if not secret:
-            raise ValueError("the signing key is empty")
         data = {**data, "hmac": _sign(data, secret)}
     return msgspec.json.encode(data, order="sorted").decode("utf-8")
 
 
 def _key(key: Any) -> bytes:
+    """The secret of a signing key: non-empty ``bytes``, or ``str`` as UTF-8."""
     if isinstance(key, str):
-        return key.encode("utf-8")
-    if isinstance(key, (bytes, bytearray)):
-        return bytes(key)
-    raise TypeError(f"a signing key is bytes or str, got {type(key).__name__}")
+        if not is_unicode(key):
+            raise ThirteenError(f"the signing key is not valid Unicode text: {short(key)}")
+        secret = key.encode("utf-8")
+    elif isinstance(key, (bytes, bytearray)):
+        secret = bytes(key)
+    else:
+        raise TypeError(f"a signing key is bytes or str, got {type(key).__name__}")
+    if not secret:
+        raise ThirteenError("the signing key is empty")
+    return secret
 
 
 def _sign(data: Dict[str, Any], secret: bytes) -> str:

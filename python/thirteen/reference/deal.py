@@ -195,10 +195,13 @@ def deal(rules: Any = None, players: int = 4, seed: Optional[int] = None) -> Dea
     """Shuffle and deal one round (RULES.md 7), seeded like ``thirteen.deal``.
 
     Raises:
-        PlayerCountError: ``players`` is not one of ``rules.players``.
+        PlayerCountError: ``players`` is not one of ``rules.players`` (any other integer).
+        TypeError: ``players`` is not an integer (``bool`` included).
         ValueError: no seed (the reference has no operating-system randomness).
     """
     rules = resolve(rules)
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise TypeError(f"players must be an integer, got {type(players).__name__}")
     allowed = tuple(rules.players)
     if players not in allowed:
         raise PlayerCountError(f"{players} players; the rules allow {allowed}", got=players, allowed=allowed)

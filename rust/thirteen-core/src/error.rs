@@ -80,7 +80,7 @@ pub enum Error {
         special: Option<String>,
     },
     /// A table size the rules do not allow.
-    #[error("{got} players is not allowed by the rules (allowed: {allowed:?})")]
+    #[error("{}", player_count_message(got, allowed))]
     BadPlayerCount {
         /// Players given.
         got: usize,
@@ -162,6 +162,12 @@ fn false_special_message(player: &Option<usize>, special: &Option<String>) -> St
         Some(k) => format!("false special declaration: {who} does not hold a recognised {k}"),
         None => format!("false special declaration: {who} holds no recognised special hand"),
     }
+}
+
+/// The message of [`Error::BadPlayerCount`] for a table size written as `got` (any integer, so
+/// that a caller holding a negative or very large one says the same).
+pub fn player_count_message(got: impl std::fmt::Display, allowed: &[u8]) -> String {
+    format!("{got} players is not allowed by the rules (allowed: {allowed:?})")
 }
 
 /// Result with the engine's error.

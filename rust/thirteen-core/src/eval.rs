@@ -392,46 +392,64 @@ pub fn evaluate_batch(data: &[u8], width: usize, wheel: Wheel, deck: DeckKind) -
             player: None,
         });
     }
+    // Every code first, in one pass the compiler vectorises (the largest code), so that the
+    // loop over the rows has no branch per card.
+    if data.iter().copied().max().is_some_and(|code| code >= 52) {
+        let position = data.iter().position(|&c| c >= 52).expect("a code over 51");
+        return Err(Error::BadCard {
+            token: data[position].to_string(),
+            position,
+        });
+    }
     let t = tables();
-    let mut out = Vec::with_capacity(data.len() / width);
+    if width == 5 {
+        rows::<5>(data, deck, |key| t.value5(key, wheel).0)
+    } else {
+        rows::<3>(data, deck, |key| t.value3(key).0)
+    }
+}
+
+/// The values of rows of `W` codes, each below 52: a row holding a card more often than
+/// `deck` has it is an [`Error::DuplicateCard`].
+#[inline(always)]
+fn rows<const W: usize>(
+    data: &[u8],
+    deck: DeckKind,
+    value: impl Fn(u32) -> u32,
+) -> Result<Vec<u32>> {
     let extra = deck == DeckKind::ExtraDiamonds;
-    for (row, hand) in data.chunks_exact(width).enumerate() {
-        let mut seen = 0u64;
-        let mut twice = 0u64;
-        let mut key = 0;
-        for (i, &code) in hand.iter().enumerate() {
-            if code >= 52 {
-                return Err(Error::BadCard {
-                    token: code.to_string(),
-                    position: row * width + i,
-                });
-            }
+    // Diamonds (suit 0) may appear twice with the extra deck, never three times.
+    let allowed = if extra { DIAMOND_BITS } else { 0 };
+    let mut out = Vec::with_capacity(data.len() / W);
+    for hand in data.chunks_exact(W) {
+        let (mut seen, mut twice, mut key) = (0u64, 0u64, 0u32);
+        for &code in hand {
             let bit = 1u64 << code;
             twice |= seen & bit;
             seen |= bit;
             key += card_key(Card(code));
         }
-        // Diamonds (suit 0) may appear twice with the extra deck, never three times.
-        let allowed = if extra { DIAMOND_BITS } else { 0 };
         if twice & !allowed != 0 || (extra && twice != 0 && has_triple(hand)) {
-            let mut counts = [0u8; 52];
-            let card = hand
-                .iter()
-                .map(|&c| Card::from_code(c).expect("checked"))
-                .find(|c| {
-                    counts[c.code() as usize] += 1;
-                    counts[c.code() as usize] > deck.copies(*c)
-                })
-                .expect("a duplicate was seen");
-            return Err(Error::DuplicateCard { card, player: None });
+            return Err(duplicate(hand, deck));
         }
-        out.push(if width == 5 {
-            t.value5(key, wheel).0
-        } else {
-            t.value3(key).0
-        });
+        out.push(value(key));
     }
     Ok(out)
+}
+
+/// The error for a row holding a card more often than `deck` has it: the first such card.
+#[cold]
+fn duplicate(hand: &[u8], deck: DeckKind) -> Error {
+    let mut counts = [0u8; 52];
+    let card = hand
+        .iter()
+        .map(|&c| Card::from_code(c).expect("checked"))
+        .find(|c| {
+            counts[c.code() as usize] += 1;
+            counts[c.code() as usize] > deck.copies(*c)
+        })
+        .expect("a duplicate was seen");
+    Error::DuplicateCard { card, player: None }
 }
 
 const DIAMOND_BITS: u64 = 0x1_1111_1111_1111;
@@ -554,6 +572,12 @@ mod tests {
         assert!(matches!(
             batch(&[0, 1, 2, 3, 4, 5, 6, 7, 52], 3),
             Err(Error::BadCard { position: 8, .. })
+        ));
+        // Every code is checked before any row: a code over 51 is named even after a row
+        // holding a card twice.
+        assert!(matches!(
+            batch(&[0, 0, 1, 60, 2, 3], 3),
+            Err(Error::BadCard { position: 3, .. })
         ));
         match batch(&[0, 1, 2, 8, 9, 8], 3) {
             Err(Error::DuplicateCard { card, .. }) => assert_eq!(card.to_string(), "4d"),

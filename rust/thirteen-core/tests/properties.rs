@@ -16,8 +16,8 @@ use thirteen_core::rules::SPECIAL_KEYS;
 use thirteen_core::score::{escape_payments, settle, settle_batch, Submission, TableArgs};
 use thirteen_core::special::{find_special, held_specials};
 use thirteen_core::{
-    compare_lanes, deal, eval, evaluate, parse_cards, Arrangement, Card, Category, HandValue,
-    Rules, Wheel,
+    compare_lanes, deal, eval, evaluate, parse_cards, Arrangement, Card, Category, Error,
+    HandValue, Rules, Wheel,
 };
 
 // ------------------------------------------------------------------------------ strategies
@@ -256,12 +256,20 @@ proptest! {
 
     #[test]
     fn batches_of_any_bytes(data in prop::collection::vec(any::<u8>(), 0..80), width in 0usize..8, rules in valid_rules()) {
-        if let Ok(values) = eval::evaluate_batch(&data, width, rules.wheel, rules.deck) {
+        let batch = eval::evaluate_batch(&data, width, rules.wheel, rules.deck);
+        let whole_rows = (width == 3 || width == 5) && data.len() % width == 0;
+        if let (Some(position), true) = (data.iter().position(|&c| c >= 52), whole_rows) {
+            // The first code over 51 is named, whatever else the rows hold.
+            let token = data[position].to_string();
+            prop_assert_eq!(&batch, &Err(Error::BadCard { token, position }));
+        }
+        if let Ok(values) = &batch {
             prop_assert_eq!(values.len() * width, data.len());
-            for (row, &v) in data.chunks(width).zip(&values) {
+            for (row, &v) in data.chunks(width).zip(values) {
                 let cards: Vec<Card> = row.iter().map(|&c| Card::from_code(c).unwrap()).collect();
                 prop_assert!(check_duplicates(&cards, rules.deck, |_| None).is_ok());
                 prop_assert_eq!(HandValue::from_raw(v, width).map(|h| h.raw()), Ok(v));
+                prop_assert_eq!(evaluate(&cards, rules.wheel).map(|h| h.raw()), Some(v));
             }
         }
     }

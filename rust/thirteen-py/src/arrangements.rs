@@ -2,10 +2,10 @@
 
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyString, PyTuple};
 use thirteen_core as core;
 
-use crate::convert::{cards_list, rules_of, CardsArg, Comparison, RulesArg};
+use crate::convert::{cards_list, read_cards, rules_of, CardsArg, Comparison, RulesArg};
 use crate::errors::IntoPy;
 use crate::values::PyHandValue;
 
@@ -39,10 +39,9 @@ impl PyArrangement {
     /// are not three ``|``-separated lanes, and the errors of the constructor.
     #[staticmethod]
     #[pyo3(signature = (text, rules = None))]
-    fn parse(py: Python<'_>, text: &str, rules: Option<RulesArg<'_>>) -> PyResult<Self> {
-        core::Arrangement::parse(text, rules_of(&rules).deck)
-            .py_err(py)
-            .map(PyArrangement)
+    fn parse(text: &Bound<'_, PyString>, rules: Option<RulesArg<'_>>) -> PyResult<Self> {
+        let deck = rules_of(&rules).deck;
+        read_cards(text, |t| core::Arrangement::parse(t, deck)).map(PyArrangement)
     }
 
     /// The 3 front cards.

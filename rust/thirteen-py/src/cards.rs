@@ -2,11 +2,12 @@
 
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
+use pyo3::types::PyString;
 use thirteen_core as core;
 use thirteen_core::limits::Limit;
 use thirteen_core::Error;
 
-use crate::convert::{rules_of, CardsArg, Comparison, Int, RulesArg};
+use crate::convert::{read_cards, rules_of, CardsArg, Comparison, Int, RulesArg};
 use crate::enums;
 use crate::errors::{to_pyerr, IntoPy};
 
@@ -22,16 +23,14 @@ pub(crate) struct PyCard(pub(crate) core::Card);
 #[pymethods]
 impl PyCard {
     #[new]
-    fn new(py: Python<'_>, text: &str) -> PyResult<Self> {
-        core::Card::parse_token(text.trim(), 0)
-            .py_err(py)
-            .map(PyCard)
+    fn new(text: &Bound<'_, PyString>) -> PyResult<Self> {
+        read_cards(text, |t| core::Card::parse_token(t.trim(), 0)).map(PyCard)
     }
 
     /// Parses one card token; raises ``CardError``.
     #[staticmethod]
-    fn parse(py: Python<'_>, text: &str) -> PyResult<Self> {
-        Self::new(py, text)
+    fn parse(text: &Bound<'_, PyString>) -> PyResult<Self> {
+        Self::new(text)
     }
 
     /// The card with ``code`` (an int, 0..51); raises ``CardError`` for any other int.
@@ -91,12 +90,9 @@ impl PyCard {
 /// Parses cards separated by whitespace and/or commas (RULES.md 1) into a list of ``Card``.
 /// Raises ``CardError`` naming the first bad token and its 0-based position.
 #[pyfunction]
-fn parse_cards(py: Python<'_>, text: &str) -> PyResult<Vec<PyCard>> {
-    Ok(core::parse_cards(text)
-        .py_err(py)?
-        .into_iter()
-        .map(PyCard)
-        .collect())
+fn parse_cards(text: &Bound<'_, PyString>) -> PyResult<Vec<PyCard>> {
+    let cards = read_cards(text, core::parse_cards)?;
+    Ok(cards.into_iter().map(PyCard).collect())
 }
 
 /// Formats cards as ``"As Kd Tc"``, or with ``glyphs=True`` as ``"A♠ K♦ T♣"``.

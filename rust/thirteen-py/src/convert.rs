@@ -1,21 +1,21 @@
-//! Arguments converted once, before any work: cards from text or sequences, the rules object,
-//! integers of any size, seeds, numpy arrays of card codes in row-major order; and the result
-//! of a rich comparison.
+//! Arguments converted once, before any work: text (valid Unicode or a named error), cards from
+//! text or sequences, the rules object, integers of any size, seeds, numpy arrays of card codes
+//! in row-major order; and the result of a rich comparison.
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use numpy::ndarray::Dimension;
 use numpy::{Element, PyReadonlyArray, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyAttributeError, PyOverflowError, PyTypeError};
+use pyo3::exceptions::{PyAttributeError, PyOverflowError, PyTypeError, PyUnicodeEncodeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyInt, PyString, PyTuple};
 use thirteen_core as core;
 use thirteen_core::limits::Limit;
 use thirteen_core::Error;
 
 use crate::cards::PyCard;
-use crate::errors::{to_pyerr, IntoPy};
+use crate::errors::{player_count_error, to_pyerr, IntoPy};
 use crate::rules::PyRules;
 
 /// Result of a rich comparison: a bool, or NotImplemented for a foreign type.
@@ -36,6 +36,119 @@ impl<'py> IntoPyObject<'py> for Comparison {
     }
 }
 
+/// The UTF-8 text of a Python ``str``, the one place the bindings read text: ``None`` when it
+/// is not valid Unicode (a lone surrogate such as ``'\ud800'``, which UTF-8 cannot hold; PyO3
+/// would raise a ``UnicodeEncodeError`` naming nothing useful). Callers turn ``None`` into a
+/// documented error: [`named_text`], [`Text`], [`read_cards`].
+pub(crate) fn utf8<'a>(s: &'a Bound<'_, PyString>) -> PyResult<Option<Cow<'a, str>>> {
+    match s.to_cow() {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.is_instance_of::<PyUnicodeEncodeError>(s.py()) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// The error for the argument ``name`` given as text that is not valid Unicode, ``shown`` as
+/// Python writes it (``'ev\ud800'``): a ``ThirteenError`` naming the argument.
+pub(crate) fn invalid_text(name: &str, shown: &str) -> Error {
+    Error::InvalidArgument {
+        message: format!("{name} is not valid Unicode text (a lone surrogate): {shown}"),
+    }
+}
+
+/// The text of the argument ``name``; a ``ThirteenError`` naming it when it is not valid
+/// Unicode.
+pub(crate) fn named_text<'a>(s: &'a Bound<'_, PyString>, name: &str) -> PyResult<Cow<'a, str>> {
+    utf8(s)?.ok_or_else(|| to_pyerr(s.py(), invalid_text(name, &shown(s))))
+}
+
+/// Reads card text with ``read`` (RULES.md 1). Text that is not valid Unicode is read with
+/// U+FFFD in place of each lone surrogate, which no card token holds, so the error is the one
+/// that text gets: a ``CardError`` naming the first unreadable token and its position.
+pub(crate) fn read_cards<T>(
+    s: &Bound<'_, PyString>,
+    read: impl Fn(&str) -> core::Result<T>,
+) -> PyResult<T> {
+    match utf8(s)? {
+        Some(text) => read(&text),
+        None => {
+            let lossy = replaced(s);
+            Err(read(&lossy).err().unwrap_or(Error::BadCard {
+                token: lossy,
+                position: 0,
+            }))
+        }
+    }
+    .py_err(s.py())
+}
+
+/// The text with one U+FFFD in place of each lone surrogate (read through UTF-16, where a
+/// lone surrogate is one unit; UTF-8 would give one U+FFFD per byte).
+fn replaced(s: &Bound<'_, PyString>) -> String {
+    let units = s
+        .call_method1(
+            pyo3::intern!(s.py(), "encode"),
+            ("utf-16-le", "surrogatepass"),
+        )
+        .ok()
+        .and_then(|b| b.cast_into::<PyBytes>().ok())
+        .map(|b| {
+            let bytes = b.as_bytes();
+            bytes
+                .chunks_exact(2)
+                .map(|u| u16::from_le_bytes([u[0], u[1]]))
+                .collect::<Vec<u16>>()
+        });
+    match units {
+        Some(units) => String::from_utf16_lossy(&units),
+        None => s.to_string_lossy().into_owned(),
+    }
+}
+
+/// The text as Python writes it (``repr``), for messages: surrogates come out escaped.
+fn shown(s: &Bound<'_, PyAny>) -> String {
+    s.repr()
+        .map_or_else(|_| s.to_string(), |r| r.to_string_lossy().into_owned())
+}
+
+/// A text argument: its text, or, when it is not valid Unicode, how Python writes it, refused
+/// under the argument's name where the function reads it ([`Text::get`]). Not text at all is a
+/// ``TypeError``.
+#[derive(Clone, Debug)]
+pub(crate) struct Text(Result<Cow<'static, str>, String>);
+
+impl Text {
+    /// A text known to be valid (a default).
+    pub(crate) const fn of(text: &'static str) -> Text {
+        Text(Ok(Cow::Borrowed(text)))
+    }
+
+    /// The text, or the error ``invalid`` makes of how Python writes it.
+    pub(crate) fn read(&self, invalid: impl FnOnce(&str) -> Error) -> core::Result<&str> {
+        match &self.0 {
+            Ok(text) => Ok(text),
+            Err(shown) => Err(invalid(shown)),
+        }
+    }
+
+    /// The text of the argument ``name`` ([`invalid_text`] otherwise).
+    pub(crate) fn get(&self, py: Python<'_>, name: &str) -> PyResult<&str> {
+        self.read(|shown| invalid_text(name, shown)).py_err(py)
+    }
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Text {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let s = obj.cast::<PyString>()?;
+        Ok(Text(match utf8(&s)? {
+            Some(text) => Ok(Cow::Owned(text.into_owned())),
+            None => Err(shown(&s)),
+        }))
+    }
+}
+
 /// Cards given as a string (parsed, RULES.md 1) or a sequence of ``Card`` / card strings.
 pub(crate) struct CardsArg(pub(crate) Vec<core::Card>);
 
@@ -43,9 +156,8 @@ impl<'a, 'py> FromPyObject<'a, 'py> for CardsArg {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        let py = obj.py();
         if let Ok(s) = obj.cast::<PyString>() {
-            return core::parse_cards(&s.to_cow()?).py_err(py).map(CardsArg);
+            return read_cards(&s, core::parse_cards).map(CardsArg);
         }
         let mut out = Vec::with_capacity(13);
         for (i, item) in obj.try_iter()?.enumerate() {
@@ -53,7 +165,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for CardsArg {
             if let Ok(c) = item.cast::<PyCard>() {
                 out.push(c.get().0);
             } else if let Ok(s) = item.cast::<PyString>() {
-                out.push(core::Card::parse_token(&s.to_cow()?, i).py_err(py)?);
+                out.push(read_cards(s, |t| core::Card::parse_token(t, i))?);
             } else {
                 return Err(PyTypeError::new_err(format!(
                     "expected a Card or a card string at position {i}, got {}",
@@ -198,6 +310,26 @@ impl Int {
         }
     }
 
+    /// The integer as a Python ``int`` (its text when an ``int`` subclass wrote it otherwise).
+    pub(crate) fn to_python<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        match &self.0 {
+            Ok(v) => Ok(v.into_pyobject(py)?.into_any()),
+            Err(text) => py
+                .get_type::<PyInt>()
+                .call1((text.as_str(),))
+                .or_else(|_| Ok(PyString::new(py, text).into_any())),
+        }
+    }
+
+    /// A table size among ``allowed``: any other integer, negative or beyond 64 bits
+    /// included, is a ``PlayerCountError``.
+    pub(crate) fn table_size(&self, py: Python<'_>, allowed: &[u8]) -> PyResult<usize> {
+        match self.0 {
+            Ok(v) if allowed.iter().any(|&a| i64::from(a) == v) => Ok(v as usize),
+            _ => Err(player_count_error(py, self, allowed)),
+        }
+    }
+
     /// A count or a seat: ``within`` as ``usize``.
     pub(crate) fn index(&self, py: Python<'_>, limit: &Limit) -> PyResult<usize> {
         match &self.0 {
@@ -227,7 +359,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
         match obj.extract::<i64>() {
             Ok(v) => Ok(Int(Ok(v))),
             Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
-                Ok(Int(Err(obj.str()?.to_cow()?.into_owned())))
+                Ok(Int(Err(obj.str()?.to_string_lossy().into_owned())))
             }
             Err(e) => Err(e),
         }

@@ -4,7 +4,6 @@ use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
 use pyo3::types::PyTuple;
 use thirteen_core as core;
-use thirteen_core::limits::Limit;
 
 use crate::cards::PyCard;
 use crate::convert::{cards_list, rules_of, seed_value, CardsArg, Comparison, Int, RulesArg};
@@ -79,8 +78,8 @@ impl PyDeal {
 /// the cut when ``rules.cut``. With ``seed`` (0 ≤ seed < 2**64) the deal is the same on every
 /// platform and version (ChaCha20 keyed by the seed, our own Fisher–Yates; see the docs of
 /// ``thirteen_core::deal``); without, the operating system's secure random source shuffles.
-/// Raises ``PlayerCountError`` for a table size the rules do not allow, ``LimitError`` for a
-/// negative one, ``ThirteenError`` for a bad seed.
+/// Raises ``PlayerCountError`` for a table size the rules do not allow (any other integer,
+/// negative or huge too, as the reference does), ``ThirteenError`` for a bad seed.
 #[pyfunction]
 #[pyo3(
     signature = (rules = None, players = Int::of(4), seed = None),
@@ -92,9 +91,9 @@ fn deal(
     players: Int,
     seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyDeal> {
-    let players = players.index(py, &Limit::count("players"))?;
-    let seed = seed.map(|s| seed_value(py, s)).transpose()?;
     let r = rules_of(&rules);
+    let players = players.table_size(py, &r.players)?;
+    let seed = seed.map(|s| seed_value(py, s)).transpose()?;
     let inner = match seed {
         Some(s) => core::deal::deal(r, players, s),
         None => core::deal::deal_os(r, players),

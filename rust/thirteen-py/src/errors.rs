@@ -6,6 +6,8 @@ use pyo3::types::{PyDict, PyTuple};
 use thirteen_core as core;
 use thirteen_core::{Error, Lane};
 
+use crate::convert::Int;
+
 /// The Python exception for a core error, with its locating details as attributes.
 pub(crate) fn to_pyerr(py: Python<'_>, err: Error) -> PyErr {
     let message = err.to_string();
@@ -77,8 +79,31 @@ pub(crate) fn to_pyerr(py: Python<'_>, err: Error) -> PyErr {
                 "RuleSetError"
             }
         };
-        let cls = py.import("thirteen.errors")?.getattr(class)?;
-        Ok(PyErr::from_value(cls.call((message.clone(),), Some(&kw))?))
+        exception(py, class, &message, &kw)
+    };
+    build().unwrap_or_else(|e| e)
+}
+
+/// The exception ``class`` of ``thirteen.errors`` with ``message`` and the details ``kw``.
+fn exception(
+    py: Python<'_>,
+    class: &str,
+    message: &str,
+    kw: &Bound<'_, PyDict>,
+) -> PyResult<PyErr> {
+    let cls = py.import("thirteen.errors")?.getattr(class)?;
+    Ok(PyErr::from_value(cls.call((message,), Some(kw))?))
+}
+
+/// ``PlayerCountError`` for a table size outside ``allowed`` given as any integer: a
+/// negative one, or one beyond 64 bits, is as disallowed as 5 (``got`` is the integer given).
+pub(crate) fn player_count_error(py: Python<'_>, got: &Int, allowed: &[u8]) -> PyErr {
+    let build = || -> PyResult<PyErr> {
+        let kw = PyDict::new(py);
+        kw.set_item("got", got.to_python(py)?)?;
+        kw.set_item("allowed", PyTuple::new(py, allowed)?)?;
+        let message = core::error::player_count_message(got, allowed);
+        exception(py, "PlayerCountError", &message, &kw)
     };
     build().unwrap_or_else(|e| e)
 }

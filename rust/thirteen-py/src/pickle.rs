@@ -8,6 +8,7 @@ use pyo3::types::PyTuple;
 use serde::Serialize;
 use thirteen_core::Error;
 
+use crate::convert::Text;
 use crate::dealing::PyDeal;
 use crate::errors::to_pyerr;
 use crate::settlement::PySettlement;
@@ -34,7 +35,8 @@ fn bad(py: Python<'_>, class: &str, e: impl std::fmt::Display) -> PyErr {
 
 /// Rebuilds a pickled object (the counterpart of ``__reduce__``; not for direct use).
 #[pyfunction]
-fn _restore(py: Python<'_>, kind: &str, json: &str) -> PyResult<Py<PyAny>> {
+fn _restore(py: Python<'_>, kind: Text, json: Text) -> PyResult<Py<PyAny>> {
+    let (kind, json) = (kind.get(py, "kind")?, json.get(py, "json")?);
     fn read<'a, T: serde::Deserialize<'a>>(
         py: Python<'_>,
         class: &str,

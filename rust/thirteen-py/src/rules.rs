@@ -4,6 +4,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use thirteen_core as core;
 
+use crate::convert::Text;
 use crate::errors::IntoPy;
 use crate::pickle::Reduced;
 
@@ -20,7 +21,13 @@ pub(crate) struct PyRules {
 #[pymethods]
 impl PyRules {
     #[new]
-    fn new(py: Python<'_>, json: &str) -> PyResult<Self> {
+    fn new(py: Python<'_>, json: Text) -> PyResult<Self> {
+        let json = json
+            .read(|shown| core::Error::RuleSet {
+                key: "<json>".to_string(),
+                message: format!("the JSON is not valid Unicode text (a lone surrogate): {shown}"),
+            })
+            .py_err(py)?;
         let rules = core::Rules::from_json(json).py_err(py)?;
         Ok(PyRules {
             rules,

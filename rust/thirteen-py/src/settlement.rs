@@ -12,7 +12,8 @@ use thirteen_core::{Error, Lane};
 
 use crate::arrangements::PyArrangement;
 use crate::convert::{
-    cards_list, codes_array, row_major, rules_of, CardsArg, Comparison, Int, RulesArg,
+    cards_list, codes_array, named_text, row_major, rules_of, CardsArg, Comparison, Int, RulesArg,
+    Text,
 };
 use crate::errors::{to_pyerr, IntoPy};
 use crate::pickle::{self, Reduced};
@@ -31,11 +32,15 @@ struct PyDeclaration {
 impl PyDeclaration {
     #[new]
     #[pyo3(signature = (cards, special = None))]
-    fn new(cards: CardsArg, special: Option<String>) -> Self {
-        PyDeclaration {
+    fn new(py: Python<'_>, cards: CardsArg, special: Option<Text>) -> PyResult<Self> {
+        let special = match special {
+            Some(s) => Some(s.get(py, "special")?.to_owned()),
+            None => None,
+        };
+        Ok(PyDeclaration {
             cards: cards.0,
             special,
-        }
+        })
     }
     /// The cards.
     #[getter]
@@ -317,10 +322,11 @@ fn escape_payments(
 
 /// The text of a rake percentage: an int, a float (as written, ``repr``) or a string.
 fn percent_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    let text = |s: Bound<'_, PyString>| Ok(named_text(&s, "rake percent")?.into_owned());
     if obj.is_instance_of::<PyFloat>() {
-        Ok(obj.repr()?.to_cow()?.into_owned())
+        text(obj.repr()?)
     } else if obj.is_instance_of::<PyString>() || obj.is_exact_instance_of::<PyInt>() {
-        Ok(obj.str()?.to_cow()?.into_owned())
+        text(obj.str()?)
     } else {
         let kind = obj.get_type().name()?;
         Ok(format!("<{kind}>"))

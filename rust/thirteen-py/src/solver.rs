@@ -9,7 +9,7 @@ use thirteen_core::{Error, Lane};
 
 use crate::arrangements::PyArrangement;
 use crate::cards::PyCard;
-use crate::convert::{extract_cards, thirteen_cards, with_rules, Int, RulesArg};
+use crate::convert::{extract_cards, seed_value, thirteen_cards, with_rules, Int, RulesArg, Text};
 use crate::errors::{to_pyerr, IntoPy};
 use crate::pickle::Reduced;
 use crate::rules::PyRules;
@@ -174,18 +174,42 @@ impl PyLaneTables {
 /// Builds lane tables for ``rules`` by self-play, without the GIL and on every core:
 /// ``iterations`` rounds of ``deals`` random tables of ``players``; round 0 arranges with the
 /// greedy strategy, later rounds with ``ev`` on the previous round's tables (RULES.md 7 deal).
+/// Raises ``PlayerCountError`` for a table size ``rules`` do not allow, ``LimitError`` for ``deals``
+/// outside 1 to 10**8 or ``iterations`` outside 1 to 10**4, ``ThirteenError`` for a ``seed``
+/// outside 0 to 2**64 − 1, ``TypeError`` for a non-integer.
 #[pyfunction]
-#[pyo3(signature = (rules = None, *, players = 4, deals = 20000, iterations = 3, seed = 0))]
+#[pyo3(
+    signature = (rules = None, *, players = Int::of(4), deals = Int::of(20000), iterations = Int::of(3), seed = None),
+    text_signature = "(rules=None, *, players=4, deals=20000, iterations=3, seed=0)"
+)]
 fn build_tables(
     py: Python<'_>,
     rules: Option<&Bound<'_, PyAny>>,
-    players: usize,
-    deals: usize,
-    iterations: usize,
-    seed: u64,
+    players: Int,
+    deals: Int,
+    iterations: Int,
+    seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyLaneTables> {
-    check_players(py, players)?;
+    let deals = deals.index(
+        py,
+        &Limit {
+            key: "deals",
+            min: 1,
+            max: 100_000_000,
+        },
+    )?;
+    let iterations = iterations.index(
+        py,
+        &Limit {
+            key: "iterations",
+            min: 1,
+            max: 10_000,
+        },
+    )?;
+    let seed = seed.map_or(Ok(0), |s| seed_value(py, s))?;
     with_rules(rules, |r| {
+        // A table size the rules allow: no more cards dealt than the deck holds.
+        let players = players.table_size(py, &r.players)?;
         let counts = py.detach(|| core::solve::build_tables(r, players, deals, iterations, seed));
         Ok(PyLaneTables {
             tables: core::solve::LaneTables::from_counts(&counts, r),
@@ -229,6 +253,8 @@ fn train(
     let warm_counts = warm.map(|w| w.get().counts.clone());
     let kept = rules_object(rules)?;
     with_rules(rules, |r| {
+        // A table size the rules allow: no more cards dealt than the deck holds.
+        r.check_players(players).py_err(py)?;
         let cfg = core::train::TrainConfig {
             players,
             deals,
@@ -481,7 +507,10 @@ fn _ev_scan(
 /// cards; ``strategy`` ``"ev"``, ``"mc"`` or ``"greedy"``. Returns ``(kept cards, [(arrangement
 /// or None, special or None, expected units), ...])`` best first.
 #[pyfunction]
-#[pyo3(signature = (cards, rules, tables, *, players = 4, banker = false, strategy = "ev", samples = 1000, seed = 0, top = 1, distinct = false))]
+#[pyo3(
+    signature = (cards, rules, tables, *, players = 4, banker = false, strategy = Text::of("ev"), samples = 1000, seed = 0, top = 1, distinct = false),
+    text_signature = "(cards, rules, tables, *, players=4, banker=False, strategy='ev', samples=1000, seed=0, top=1, distinct=False)"
+)]
 #[allow(clippy::too_many_arguments)]
 fn _solve(
     cards: &Bound<'_, PyAny>,
@@ -489,7 +518,7 @@ fn _solve(
     tables: &Bound<'_, PyLaneTables>,
     players: usize,
     banker: bool,
-    strategy: &str,
+    strategy: Text,
     samples: usize,
     seed: u64,
     top: usize,
@@ -497,6 +526,7 @@ fn _solve(
 ) -> PyResult<(Vec<PyCard>, Vec<ChoiceTuple>)> {
     let py = cards.py();
     let ctx = context(py, players, banker)?;
+    let strategy = strategy.get(py, "strategy")?;
     let dealt = extract_cards(cards)?;
     let t = &tables.get().tables;
     with_rules(rules, |r| {
@@ -534,9 +564,8 @@ fn _solve(
             (kept, choices)
         });
         let choices = choices.map_err(|s| {
-            pyo3::exceptions::PyValueError::new_err(format!(
-                "unknown strategy {s:?} (expected \"ev\", \"mc\" or \"greedy\")"
-            ))
+            let message = format!("unknown strategy {s:?} (expected \"ev\", \"mc\" or \"greedy\")");
+            to_pyerr(py, Error::InvalidArgument { message })
         })?;
         Ok((
             kept.into_iter().map(PyCard).collect(),
@@ -621,7 +650,10 @@ fn _complete(
 /// order (a declared hand: its 13 kept cards) and ``int8 (n,)`` the declared special's
 /// canonical index, −1 when arranged.
 #[pyfunction]
-#[pyo3(signature = (hands, rules, tables, *, players = 4, banker = false, strategy = "ev"))]
+#[pyo3(
+    signature = (hands, rules, tables, *, players = 4, banker = false, strategy = Text::of("ev")),
+    text_signature = "(hands, rules, tables, *, players=4, banker=False, strategy='ev')"
+)]
 #[allow(clippy::type_complexity)]
 fn solve_batch<'py>(
     hands: PyReadonlyArray2<'py, u8>,
@@ -629,17 +661,17 @@ fn solve_batch<'py>(
     tables: &Bound<'py, PyLaneTables>,
     players: usize,
     banker: bool,
-    strategy: &str,
+    strategy: Text,
 ) -> PyResult<(Bound<'py, numpy::PyArray2<u8>>, Bound<'py, PyArray1<i8>>)> {
     let py = hands.py();
     let ctx = context(py, players, banker)?;
-    let strategy = match strategy {
+    let strategy = match strategy.get(py, "strategy")? {
         "ev" => core::solve::Strategy::Ev,
         "greedy" => core::solve::Strategy::Greedy,
         other => {
-            return Err(pyo3::exceptions::PyValueError::new_err(format!(
-                "unknown batch strategy {other:?} (expected \"ev\" or \"greedy\")"
-            )))
+            let message =
+                format!("unknown batch strategy {other:?} (expected \"ev\" or \"greedy\")");
+            return Err(to_pyerr(py, Error::InvalidArgument { message }));
         }
     };
     let width = hands.shape()[1];

@@ -10,15 +10,17 @@
 //!   middle, at most its back) and depends on `b`'s value only, so it falls as backs are
 //!   visited in falling value: the search stops at the first back whose `ub1` cannot beat
 //!   the `top`-th best split found;
-//! * `ub2(b) = score(strongest front of the cards b leaves, strongest middle ≤ b of them, b)`
-//!   skips a back;
-//!   With 13 cards both come from the walk's own order: the first five from `b`'s value down
-//!   that misses `b`, and the first front at most `b` that misses it;
+//! * with 13 cards, `ub2(b) = score(strongest front of the cards b leaves, strongest middle
+//!   ≤ b of them, b)` skips a back; both come from the walk's own order: the first five from
+//!   `b`'s value down that misses `b`, and the first front at most `b` that misses it;
 //! * with 13 cards and one split asked for, only the back's Pareto frontier is scored: the
 //!   splits whose front and middle no other split of the back beats both at once, strongest
 //!   front first, until `score(front, strongest middle, b)` cannot beat the best found;
-//! * with more than 13 cards, `ub3(b, m) = score(strongest front left by b, m, b)` skips a
-//!   middle, and the front of `(m, b)` is the strongest legal one of the cards left.
+//! * with more than 13 cards, the middles come from the walk's order too, strongest first,
+//!   each with the strongest legal front of the cards left, until
+//!   `ub3(b, m) = score(strongest front left by b, m, b)` cannot beat the best found; with
+//!   one split asked for, a middle whose front is no stronger than a stronger middle's is
+//!   skipped.
 //!
 //! No split is skipped unless its score provably cannot beat what was found; without
 //! monotone lane values nothing is pruned. Tests compare it with a full scan.
@@ -40,27 +42,6 @@ pub(crate) struct Subsets {
     pub(crate) five: Vec<u32>,
     pub(crate) three: Vec<u32>,
     pub(crate) index: Vec<u16>,
-    /// The 5-position subsets of `k` positions (`k` = 8 to 11), as position offsets.
-    combos5: Vec<[u8; 5]>,
-    /// The 3-position subsets of `k` positions.
-    combos3: Vec<[u8; 3]>,
-}
-
-fn combos<const N: usize>(k: usize) -> Vec<[u8; N]> {
-    (0u32..1 << k)
-        .filter(|m| m.count_ones() as usize == N)
-        .map(|m| {
-            let mut out = [0u8; N];
-            let mut j = 0;
-            for i in 0..k {
-                if m & (1 << i) != 0 {
-                    out[j] = i as u8;
-                    j += 1;
-                }
-            }
-            out
-        })
-        .collect()
 }
 
 /// Subsets of `n` positions, `n` from 13 to 16.
@@ -82,14 +63,34 @@ pub(crate) fn subsets(n: usize) -> &'static Subsets {
         for (i, &m) in three.iter().enumerate() {
             index[m as usize] = i as u16;
         }
-        Subsets {
-            five,
-            three,
-            index,
-            combos5: combos::<5>(n - 5),
-            combos3: combos::<3>(n - 5),
-        }
+        Subsets { five, three, index }
     })
+}
+
+/// The strongest front at most `cap` among the 3-position subsets of `left` (6 positions),
+/// if any.
+fn strongest_front(s: &Subsets, v3: &[HandValue], left: u32, cap: HandValue) -> Option<usize> {
+    let mut lp = [0u8; 6];
+    let mut q = 0;
+    let mut bits = left;
+    while bits != 0 && q < 6 {
+        lp[q] = bits.trailing_zeros() as u8;
+        bits &= bits - 1;
+        q += 1;
+    }
+    let mut best: Option<usize> = None;
+    for x in 0..q {
+        for y in x + 1..q {
+            for z in y + 1..q {
+                let fm = (1u32 << lp[x]) | (1 << lp[y]) | (1 << lp[z]);
+                let f = s.index[fm as usize] as usize;
+                if v3[f] <= cap && best.is_none_or(|b| v3[f] > v3[b]) {
+                    best = Some(f);
+                }
+            }
+        }
+    }
+    best
 }
 
 /// One candidate split with its expected units.
@@ -208,9 +209,6 @@ pub fn best_splits(
             }
             slot.1
         };
-        let k = n - 5;
-        let mut pos = [0u8; 11];
-        let mut mids: Vec<(usize, u32)> = Vec::with_capacity(s.combos5.len());
         // No middle beats `d`, the smaller of the strongest two disjoint fives: the first
         // five disjoint from one before it (or the place a cut-short search stopped at, which
         // no later five beats).
@@ -266,7 +264,56 @@ pub fn best_splits(
             let mut top_mid: Option<usize> = None;
             // Equal middle and back: the pair is met from both sides; keep one.
             let legal_mid = |mi: usize| v5[mi] < vb || (v5[mi] == vb && mi >= bi);
-            if pairs.is_some() && prune && full {
+            let Some(pairs) = pairs else {
+                // More than 13 cards: the middles in the walk's order from this back's value
+                // down, each with the strongest legal front of the cards left, until the
+                // strongest front the back leaves cannot lift a middle past the best found
+                // (`ub3`; later middles are weaker). With one split asked for, a middle whose
+                // front is no stronger than a stronger middle's is skipped.
+                let mut r = cap;
+                while r < fronts.len() && falling::mask(fronts.at(r)) & mb != 0 {
+                    r += 1;
+                }
+                if r == fronts.len() {
+                    continue;
+                }
+                let tf = lazy(falling::index(fronts.at(r)), Lane::Front);
+                stats.backs += 1;
+                let mut seen: Option<HandValue> = None;
+                for q in run_start..order.len() {
+                    let key = order.at(q);
+                    let (mi, mm) = (falling::index(key), falling::mask(key));
+                    if mm & mb != 0 || !legal_mid(mi) {
+                        continue;
+                    }
+                    let vm = v5[mi];
+                    let mf = lazy(mi, Lane::Middle);
+                    if prune && best.len() == top && scorer.score(&tf, &mf, &bf) <= floor {
+                        break;
+                    }
+                    let Some(fi) = strongest_front(s, v3, rest & !mm, vm) else {
+                        continue;
+                    };
+                    if prune && top == 1 {
+                        if seen.is_some_and(|h| v3[fi] <= h) {
+                            continue;
+                        }
+                        seen = Some(v3[fi]);
+                    }
+                    stats.scored += 1;
+                    let e = scorer.score(&lazy(fi, Lane::Front), &mf, &bf);
+                    offer(
+                        Candidate {
+                            subsets: (fi, mi, bi),
+                            expected: e,
+                        },
+                        &mut best,
+                        &mut floor,
+                    );
+                }
+                continue;
+            };
+            if prune && full {
                 // Bounds from the walk's order: the first five from this back's value down
                 // that misses the back is the strongest legal middle, and the first front at
                 // most the back that misses it the strongest front. A scan cut short bounds
@@ -291,7 +338,7 @@ pub fn best_splits(
                     r += 1;
                 }
                 top_front = falling::index(fronts.at(r));
-            } else if let Some(pairs) = pairs {
+            } else {
                 for &(fi, mi) in pairs {
                     let (fi, mi) = (fi as usize, mi as usize);
                     if top_front == usize::MAX || v3[fi] > v3[top_front] {
@@ -299,34 +346,6 @@ pub fn best_splits(
                     }
                     if legal_mid(mi) && top_mid.is_none_or(|t| v5[mi] > v5[t]) {
                         top_mid = Some(mi);
-                    }
-                }
-            } else {
-                let mut j = 0;
-                for i in 0..n {
-                    if rest & (1 << i) != 0 {
-                        pos[j] = i as u8;
-                        j += 1;
-                    }
-                }
-                debug_assert_eq!(j, k);
-                mids.clear();
-                for c in &s.combos5 {
-                    let mm = c.iter().fold(0u32, |m, &o| m | 1 << pos[o as usize]);
-                    let mi = s.index[mm as usize] as usize;
-                    if !legal_mid(mi) {
-                        continue;
-                    }
-                    if top_mid.is_none_or(|t| v5[mi] > v5[t]) {
-                        top_mid = Some(mi);
-                    }
-                    mids.push((mi, mm));
-                }
-                for c in &s.combos3 {
-                    let fm = c.iter().fold(0u32, |m, &o| m | 1 << pos[o as usize]);
-                    let fi = s.index[fm as usize] as usize;
-                    if top_front == usize::MAX || v3[fi] > v3[top_front] {
-                        top_front = fi;
                     }
                 }
             }
@@ -342,7 +361,7 @@ pub fn best_splits(
                 }
             }
             stats.backs += 1;
-            if let Some(pairs) = pairs {
+            {
                 if prune && top == 1 {
                     // Only the splits no other split of this back beats in both front and
                     // middle can be best (the score never falls as a lane's value rises).
@@ -399,53 +418,6 @@ pub fn best_splits(
                         &mut floor,
                     );
                 }
-                continue;
-            }
-            stats.backs += 1;
-            for &(mi, mm) in &mids {
-                let vm = v5[mi];
-                let left = rest & !mm;
-                let mf = lazy(mi, Lane::Middle);
-                if prune
-                    && best.len() == top
-                    && scorer.score(&lazy(top_front, Lane::Front), &mf, &bf) <= floor
-                {
-                    continue;
-                }
-                // The strongest legal front of the cards left (none may be legal).
-                let mut fi = usize::MAX;
-                let mut lp = [0u8; 6];
-                let mut q = 0;
-                for i in 0..n {
-                    if left & (1 << i) != 0 {
-                        lp[q] = i as u8;
-                        q += 1;
-                    }
-                }
-                for x in 0..q {
-                    for y in x + 1..q {
-                        for z in y + 1..q {
-                            let fm = (1u32 << lp[x]) | (1 << lp[y]) | (1 << lp[z]);
-                            let f = s.index[fm as usize] as usize;
-                            if v3[f] <= vm && (fi == usize::MAX || v3[f] > v3[fi]) {
-                                fi = f;
-                            }
-                        }
-                    }
-                }
-                if fi == usize::MAX {
-                    continue;
-                }
-                stats.scored += 1;
-                let e = scorer.score(&lazy(fi, Lane::Front), &mf, &bf);
-                offer(
-                    Candidate {
-                        subsets: (fi, mi, bi),
-                        expected: e,
-                    },
-                    &mut best,
-                    &mut floor,
-                );
             }
         }
     });

@@ -157,7 +157,11 @@ pub fn best_splits(
     let mut cap = 0usize;
     let mut best: Vec<Candidate> = Vec::with_capacity(top + 1);
     let mut floor = f64::NEG_INFINITY;
-    let offer = |c: Candidate, best: &mut Vec<Candidate>, floor: &mut f64| {
+    let offer = |subsets: (usize, usize, usize),
+                 expected: f64,
+                 best: &mut Vec<Candidate>,
+                 floor: &mut f64| {
+        let c = Candidate { subsets, expected };
         if best.len() == top && c.expected <= *floor {
             return;
         }
@@ -302,14 +306,7 @@ pub fn best_splits(
                     }
                     stats.scored += 1;
                     let e = scorer.score(&lazy(fi, Lane::Front), &mf, &bf);
-                    offer(
-                        Candidate {
-                            subsets: (fi, mi, bi),
-                            expected: e,
-                        },
-                        &mut best,
-                        &mut floor,
-                    );
+                    offer((fi, mi, bi), e, &mut best, &mut floor);
                 }
                 continue;
             };
@@ -388,14 +385,7 @@ pub fn best_splits(
                         }
                         stats.scored += 1;
                         let e = scorer.score(&ff, &lazy(mi, Lane::Middle), &bf);
-                        offer(
-                            Candidate {
-                                subsets: (fi, mi, bi),
-                                expected: e,
-                            },
-                            &mut best,
-                            &mut floor,
-                        );
+                        offer((fi, mi, bi), e, &mut best, &mut floor);
                         if v5[mi] == v5[top_mid] {
                             break;
                         }
@@ -409,14 +399,7 @@ pub fn best_splits(
                     }
                     stats.scored += 1;
                     let e = scorer.score(&lazy(fi, Lane::Front), &lazy(mi, Lane::Middle), &bf);
-                    offer(
-                        Candidate {
-                            subsets: (fi, mi, bi),
-                            expected: e,
-                        },
-                        &mut best,
-                        &mut floor,
-                    );
+                    offer((fi, mi, bi), e, &mut best, &mut floor);
                 }
             }
         }

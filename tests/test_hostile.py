@@ -547,6 +547,37 @@ SPECS: List[Tuple[str, Callable[..., Any], List[Any], Dict[str, Any], Any]] = [
         None,
     ),
     (
+        "simulate",
+        thirteen.simulate,
+        # Rounds, shards and samples stay small (none has an upper bound: work grows with
+        # them); Ray is left out (a hostile address would be dialled).
+        [R, counts, either(st.lists(st.sampled_from(["ev", "greedy", "mc"]), max_size=5)), small_work],
+        {
+            "seed": seed_arg,
+            "samples": small_work,
+            "stake": either(st.integers(0, 100)),
+            "rake": either(st.none()),
+            "workers": either(st.one_of(st.none(), st.integers(1, 2))),
+            "backend": either(st.sampled_from([None, "local"])),
+            "shard_rounds": small_work,
+        },
+        None,
+    ),
+    (
+        "train",
+        thirteen.train,
+        [R],
+        {
+            "players": either(st.one_of(st.none(), st.lists(st.integers(2, 4), max_size=2))),
+            "deals": small_work,
+            "iterations": small_work,
+            "tolerance": either(st.floats(0, 1)),
+            "seed": seed_arg,
+            "backend": either(st.sampled_from([None, "local"])),
+        },
+        None,
+    ),
+    (
         "Round",
         Round,
         [R, either(st.integers(2, 4))],

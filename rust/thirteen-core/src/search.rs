@@ -259,9 +259,8 @@ pub fn best_splits(
                     break;
                 }
             }
-            // The strongest front of the cards this back leaves and the strongest middle at
-            // most the back bound the back (`ub2`). With 13 cards its 56 splits come from a
-            // table; with more, the legal middles are listed for the walk below.
+            // With 13 cards the back's 56 splits come from a table (listed only before the
+            // first split is found, or below); with more, its middles come from the walk.
             let rest = all & !mb;
             let pairs = (n == 13).then(|| crate::split::rest_pairs(bi));
             let mut top_front = usize::MAX;

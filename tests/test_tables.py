@@ -4,10 +4,12 @@ cache, training (reproducible, logged, stopping at a tolerance), and the exact s
 from __future__ import annotations
 
 import json
+import pickle
 import random
 import subprocess
 import sys
 import warnings
+from typing import Dict, List, Tuple
 
 import pytest
 
@@ -168,6 +170,49 @@ def test_lane_table_counts_are_checked() -> None:
     with pytest.raises(thirteen.ThirteenError):
         thirteen.LaneTables.from_counts(None, [], [(pair, 1)], [])
     assert thirteen.LaneTables.from_counts(None, [(pair, 2)], [], []).samples == 2
+
+
+def test_shipped_tables_hold_classes_that_add_up_to_the_lanes() -> None:
+    # Every shipped table size has the 16 classes of the joint model, and value by value the
+    # classes' counts add up to the lanes' (so no hand is counted twice or lost).
+    for name, ts in store.shipped().items():
+        for s in ts.sizes:
+            assert len(s.counts["classes"]) == 16, name
+            for lane in ("front", "middle", "back"):
+                total: Dict[int, int] = {}
+                for c in s.counts["classes"]:
+                    for v, n in c[lane]:
+                        total[v] = total.get(v, 0) + n
+                assert sorted(total.items()) == sorted(s.counts[lane]), (name, lane)
+            tables = ts.lane_tables(RuleSet.preset(name) if name != "default" else RuleSet.default(),
+                                    s.players[0])
+            assert len(tables.counts()["classes"]) == 16
+
+
+def test_class_counts_are_checked() -> None:
+    pair, high = thirteen.evaluate("Ah Ad 3c").value, thirteen.evaluate("Kh 9d 3c").value
+    five = thirteen.evaluate("2s 2h 3d 3c 9s").value
+    lanes = ([(pair, 1), (high, 1)], [(five, 2)], [(five, 2)])
+    empty: Dict[str, List[Tuple[int, int]]] = {"front": [], "middle": [], "back": []}
+    classes = [dict(empty) for _ in range(16)]
+    classes[8] = {"front": [(pair, 1)], "middle": [(five, 1)], "back": [(five, 1)]}
+    classes[1] = {"front": [(high, 1)], "middle": [(five, 1)], "back": [(five, 1)]}
+    t = thirteen.LaneTables.from_counts(None, *lanes, classes)
+    assert t.counts()["classes"] == classes and t.samples == 2
+    assert pickle.loads(pickle.dumps(t)).counts() == t.counts()
+    assert "classes" not in thirteen.LaneTables.from_counts(None, *lanes).counts()
+    with pytest.raises(thirteen.ThirteenError, match="16 classes"):
+        thirteen.LaneTables.from_counts(None, *lanes, classes[:15])
+    with pytest.raises(thirteen.ThirteenError, match="front counts do not add up"):
+        thirteen.LaneTables.from_counts(None, *lanes, [classes[8]] * 2 + classes[2:])
+    with pytest.raises(TypeError, match="class 5 must be a dict"):
+        thirteen.LaneTables.from_counts(None, *lanes, classes[:5] + [[]] + classes[6:])
+    with pytest.raises(thirteen.ThirteenError, match="class 0 has no back counts"):
+        thirteen.LaneTables.from_counts(None, *lanes, [{"front": [], "middle": [], "rear": []}] + classes[1:])
+    with pytest.raises(thirteen.ThirteenError, match="3-card"):
+        bad = [dict(c) for c in classes]
+        bad[1] = {**classes[1], "front": [(five, 1)]}
+        thirteen.LaneTables.from_counts(None, *lanes, bad)
 
 
 def test_train_arguments_are_bounded() -> None:

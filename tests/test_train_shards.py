@@ -14,7 +14,27 @@ import thirteen
 from thirteen import RuleSet, _core
 
 RULES = RuleSet.preset("western-2-4")
-Counts = Dict[str, List[Tuple[int, int]]]
+Counts = Dict[str, Any]
+LANES = ("front", "middle", "back")
+
+
+def added(parts: List[Counts]) -> Counts:
+    """The sum of counts, lanes and classes, written out here (not the package's own)."""
+
+    def lanes(ds: List[Dict[str, Any]]) -> Dict[str, Any]:
+        out = {}
+        for lane in LANES:
+            c: Counter[int] = Counter()
+            for d in ds:
+                c.update(dict(d[lane]))
+            out[lane] = sorted((v, n) for v, n in c.items() if n)
+        return out
+
+    total = lanes(parts)
+    with_classes = [p for p in parts if "classes" in p]
+    if with_classes:
+        total["classes"] = [lanes([p["classes"][k] for p in with_classes]) for k in range(16)]
+    return total
 
 
 def counts(tables: Optional[_core.LaneTables], iteration: int, greedy: bool, start: int, stop: int,
@@ -25,16 +45,16 @@ def counts(tables: Optional[_core.LaneTables], iteration: int, greedy: bool, sta
 
 def test_counts_of_ranges_add_up_to_the_iteration() -> None:
     whole = counts(None, 0, True, 0, 30)
-    assert list(whole) == ["front", "middle", "back"]
+    assert list(whole) == ["front", "middle", "back", "classes"]
     # 30 deals of 2 hands, each arranged (western-2-4 declares no special): 60 per lane.
-    assert [sum(n for _, n in whole[lane]) for lane in whole] == [60, 60, 60]
-    assert all(pairs == sorted(pairs) for pairs in whole.values())
+    assert [sum(n for _, n in whole[lane]) for lane in LANES] == [60, 60, 60]
+    assert all(whole[lane] == sorted(whole[lane]) for lane in LANES)
+    # The classes split the same hands: 60 in all, and value by value they add up to the lanes.
+    assert len(whole["classes"]) == 16
+    assert sum(n for c in whole["classes"] for _, n in c["front"]) == 60
+    assert added(whole["classes"]) == {lane: whole[lane] for lane in LANES}
     parts = [counts(None, 0, True, a, b) for a, b in ((0, 4), (4, 4), (4, 29), (29, 30))]
-    for lane in whole:
-        added: Counter[int] = Counter()
-        for part in parts:
-            added.update(dict(part[lane]))
-        assert sorted(added.items()) == whole[lane]
+    assert added(parts) == whole
     assert counts(None, 1, True, 0, 30) != whole  # another iteration deals other cards
     assert counts(None, 0, True, 5, 5) == {"front": [], "middle": [], "back": []}
 
@@ -44,9 +64,7 @@ def test_a_counting_callback_gives_the_local_tables() -> None:
 
     def count(iteration: int, greedy: bool, tables: Optional[_core.LaneTables]) -> Counts:
         calls.append((iteration, greedy, tables is None))
-        halves = [counts(tables, iteration, greedy, a, b) for a, b in ((0, 13), (13, 40))]
-        return {lane: sorted((Counter(dict(halves[0][lane])) + Counter(dict(halves[1][lane]))).items())
-                for lane in halves[0]}
+        return added([counts(tables, iteration, greedy, a, b) for a, b in ((0, 13), (13, 40))])
 
     args: Dict[str, Any] = {"players": 2, "deals": 40, "iterations": 3, "tolerance": 0.0, "seed": 5}
     local = _core.train(RULES, **args)
@@ -66,6 +84,9 @@ def test_a_counting_callback_gives_the_local_tables() -> None:
         ("unequal", thirteen.ThirteenError, "every lane counts the same hands"),
         ("too many", thirteen.ThirteenError, "at most 80"),
         ("negative", thirteen.LimitError, "count"),
+        ("15 classes", thirteen.ThirteenError, "16 classes"),
+        ("classes off", thirteen.ThirteenError, "do not add up"),
+        ("class not a dict", TypeError, "class 3 must be a dict"),
     ],
 )
 def test_what_a_callback_returns_is_checked(returned: Any, error: type, message: str) -> None:
@@ -73,9 +94,20 @@ def test_what_a_callback_returns_is_checked(returned: Any, error: type, message:
     if returned == "unequal":
         returned = {**real, "back": real["back"][1:]}
     elif returned == "too many":
-        returned = {lane: [(v, n * 2) for v, n in pairs] for lane, pairs in real.items()}
+        returned = {lane: [(v, n * 2) for v, n in real[lane]] for lane in LANES}
     elif returned == "negative":
-        returned = {lane: [(v, -n) for v, n in pairs] for lane, pairs in real.items()}
+        returned = {lane: [(v, -n) for v, n in real[lane]] for lane in LANES}
+    elif returned == "15 classes":
+        returned = {**real, "classes": real["classes"][:15]}
+    elif returned == "classes off":
+        # One hand's front missing from its class: the classes no longer add up to the lanes.
+        classes = [dict(c) for c in real["classes"]]
+        k = next(i for i, c in enumerate(classes) if c["front"])
+        v, n = classes[k]["front"][0]
+        classes[k]["front"] = [(v, n - 1)] + classes[k]["front"][1:]
+        returned = {**real, "classes": classes}
+    elif returned == "class not a dict":
+        returned = {**real, "classes": real["classes"][:3] + [[]] + real["classes"][4:]}
     with pytest.raises(error, match=message):
         _core.train(RULES, players=2, deals=40, iterations=2, tolerance=0.0, seed=5,
                     count=lambda it, greedy, tables: returned)

@@ -3,7 +3,7 @@ checked by ``python -m mypy.stubtest thirteen._core`` in ``make test``)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Optional, Sequence, Tuple, Union, final
+from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Tuple, Union, final
 
 import numpy as np
 import numpy.typing as npt
@@ -211,8 +211,9 @@ class LaneTables:
         front: Sequence[Tuple[int, int]],
         middle: Sequence[Tuple[int, int]],
         back: Sequence[Tuple[int, int]],
+        classes: Optional[Sequence[Mapping[str, Sequence[Tuple[int, int]]]]] = None,
     ) -> LaneTables: ...
-    def counts(self) -> dict[str, list[Tuple[int, int]]]: ...
+    def counts(self) -> dict[str, Any]: ...
     @property
     def samples(self) -> int: ...
     def __reduce__(self) -> _Reduced: ...
@@ -243,9 +244,7 @@ def train(
     seed: int,
     warm: Optional[LaneTables] = None,
     report: Optional[Callable[[int, int, float, float], Any]] = None,
-    count: Optional[
-        Callable[[int, bool, Optional[LaneTables]], dict[str, list[Tuple[int, int]]]]
-    ] = None,
+    count: Optional[Callable[[int, bool, Optional[LaneTables]], Mapping[str, Any]]] = None,
 ) -> LaneTables: ...
 def iteration_counts(
     rules: _RulesLike,
@@ -257,7 +256,7 @@ def iteration_counts(
     greedy: bool,
     start: int,
     stop: int,
-) -> dict[str, list[Tuple[int, int]]]: ...
+) -> dict[str, Any]: ...
 def _ev_scan(
     cards: _CardsLike,
     rules: _RulesLike,

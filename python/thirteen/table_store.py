@@ -102,13 +102,44 @@ def size_groups(rules: RuleSet) -> List[Tuple[int, ...]]:
     return groups
 
 
+#: A table size's counts: the lanes' ``(value, hands)`` pairs under ``"front"``, ``"middle"``
+#: and ``"back"``, and under ``"classes"`` (when trained with them) the same for each class
+#: of the arrangement, a list of dicts of the three lanes.
+Counts = Dict[str, Any]
+
+LANES = ("front", "middle", "back")
+
+
+def read_counts(data: Dict[str, Any]) -> Counts:
+    """Counts as :meth:`LaneTables.counts` gives them or a table file holds them, with every
+    pair made a tuple of ints (``KeyError`` or ``TypeError`` for another shape)."""
+
+    def lanes(d: Dict[str, Any]) -> Dict[str, List[Tuple[int, int]]]:
+        return {lane: [(int(v), int(c)) for v, c in d[lane]] for lane in LANES}
+
+    out: Counts = dict(lanes(data))
+    if data.get("classes") is not None:
+        out["classes"] = [lanes(c) for c in data["classes"]]
+    return out
+
+
+def _counts_json(counts: Counts) -> Dict[str, Any]:
+    def lanes(d: Dict[str, Any]) -> Dict[str, Any]:
+        return {lane: [list(p) for p in d[lane]] for lane in LANES}
+
+    out = lanes(counts)
+    if counts.get("classes") is not None:
+        out["classes"] = [lanes(c) for c in counts["classes"]]
+    return out
+
+
 @dataclass(frozen=True)
 class SizeTables:
     """The trained counts for one group of table sizes, with the training log: one
     ``(iteration, hands, change, gap)`` row per iteration (see :func:`thirteen.train`)."""
 
     players: Tuple[int, ...]
-    counts: Dict[str, List[Tuple[int, int]]]
+    counts: Counts
     log: Tuple[Tuple[int, int, float, float], ...] = ()
 
 
@@ -152,12 +183,7 @@ class TableSet:
         if group is None:
             group = min(self.sizes, key=lambda s: min(abs(p - players) for p in s.players))
         c = group.counts
-        return LaneTables.from_counts(
-            rules,
-            [(int(v), int(n)) for v, n in c["front"]],
-            [(int(v), int(n)) for v, n in c["middle"]],
-            [(int(v), int(n)) for v, n in c["back"]],
-        )
+        return LaneTables.from_counts(rules, c["front"], c["middle"], c["back"], c.get("classes"))
 
     def to_bytes(self) -> bytes:
         """The gzipped JSON file: the same bytes for the same tables."""
@@ -170,7 +196,7 @@ class TableSet:
                 {
                     "players": list(s.players),
                     "log": [list(r) for r in s.log],
-                    "counts": {lane: [list(p) for p in s.counts[lane]] for lane in ("front", "middle", "back")},
+                    "counts": _counts_json(s.counts),
                 }
                 for s in self.sizes
             ],
@@ -191,7 +217,7 @@ class TableSet:
         sizes = tuple(
             SizeTables(
                 players=tuple(int(p) for p in s["players"]),
-                counts={lane: [(int(v), int(c)) for v, c in s["counts"][lane]] for lane in ("front", "middle", "back")},
+                counts=read_counts(s["counts"]),
                 log=tuple((int(r[0]), int(r[1]), float(r[2]), float(r[3])) for r in s["log"]),
             )
             for s in data["sizes"]

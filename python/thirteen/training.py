@@ -23,7 +23,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 from thirteen import _core, cluster
 from thirteen.errors import LimitError
 from thirteen.rules import RuleSet
-from thirteen.table_store import SizeTables, TableSet, play_key, size_groups
+from thirteen.table_store import LANES, SizeTables, TableSet, play_key, read_counts, size_groups
 
 __all__ = ["train", "Progress", "DEFAULTS", "SHARD_DEALS", "count_deals"]
 
@@ -127,13 +127,37 @@ def train(
 IterationSpec = Tuple[RuleSet, Optional[_core.LaneTables], int, int, int, bool]
 
 
-def count_deals(common: IterationSpec, shard: Tuple[int, int]) -> Dict[str, List[Tuple[int, int]]]:
+def count_deals(common: IterationSpec, shard: Tuple[int, int]) -> Dict[str, Any]:
     """A Ray task of :func:`train`: the lane counts of deals ``shard[0]`` to ``shard[1] - 1``
     of one iteration (``common``: rules, tables, players, seed, iteration, greedy), as
     :func:`thirteen._core.iteration_counts` gives them."""
     rules, tables, players, seed, iteration, greedy = common
     return _core.iteration_counts(rules, tables, players=players, seed=seed, iteration=iteration,
                                   greedy=greedy, start=shard[0], stop=shard[1])
+
+
+def add_counts(parts: Sequence[Dict[str, Any]]) -> Dict[str, Any]:
+    """The sum of lane counts (as :func:`thirteen._core.iteration_counts` gives them, classes
+    included), value by value, each lane's pairs sorted by value."""
+
+    def add(into: Dict[str, Dict[int, int]], lanes: Dict[str, Any]) -> None:
+        for lane in LANES:
+            got = into.setdefault(lane, {})
+            for value, n in lanes[lane]:
+                got[value] = got.get(value, 0) + n
+
+    total: Dict[str, Dict[int, int]] = {}
+    classes: List[Dict[str, Dict[int, int]]] = []
+    for part in parts:
+        add(total, part)
+        for k, c in enumerate(part.get("classes") or ()):
+            if k == len(classes):
+                classes.append({})
+            add(classes[k], c)
+    out: Dict[str, Any] = {lane: sorted(v.items()) for lane, v in total.items()}
+    if classes:
+        out["classes"] = [{lane: sorted(v.items()) for lane, v in c.items()} for c in classes]
+    return out
 
 
 def _train_groups(
@@ -168,26 +192,20 @@ def _train_groups(
             report=report,
             count=count,
         )
-        counts = {lane: [(int(v), int(c)) for v, c in pairs] for lane, pairs in tables.counts().items()}
+        counts = read_counts(tables.counts())
         out_sizes.append(SizeTables(players=group, counts=counts, log=tuple(log)))
     return out_sizes
 
 
 def _ray_counter(
     ray: cluster.RaySession, rules: RuleSet, players: int, deals: int, seed: int
-) -> Callable[[int, bool, Optional[_core.LaneTables]], Dict[str, List[Tuple[int, int]]]]:
+) -> Callable[[int, bool, Optional[_core.LaneTables]], Dict[str, Any]]:
     """The ``count`` callback of :func:`thirteen._core.train` that plays each iteration's
     deals as Ray tasks of :data:`SHARD_DEALS` deals and adds their counts, in shard order."""
     plan = [(start, min(start + SHARD_DEALS, deals)) for start in range(0, deals, SHARD_DEALS)]
 
-    def count(iteration: int, greedy: bool, tables: Optional[_core.LaneTables]) -> Dict[str, List[Tuple[int, int]]]:
+    def count(iteration: int, greedy: bool, tables: Optional[_core.LaneTables]) -> Dict[str, Any]:
         parts = ray.map(count_deals, (rules, tables, players, seed, iteration, greedy), plan)
-        total: Dict[str, Dict[int, int]] = {}
-        for part in parts:
-            for lane, pairs in part.items():
-                into = total.setdefault(lane, {})
-                for value, n in pairs:
-                    into[value] = into.get(value, 0) + n
-        return {lane: sorted(values.items()) for lane, values in total.items()}
+        return add_counts(parts)
 
     return count

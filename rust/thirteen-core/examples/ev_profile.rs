@@ -38,21 +38,39 @@ fn main() {
     };
     for (name, rules) in [("kaixin", kaixin), ("western", western)] {
         // Trained once and kept in a file, so that runs compare on the same tables.
-        let path = std::env::temp_dir().join(format!("ev_profile_{name}.txt"));
+        // Lines `class lane value hands`, class 16 for all hands.
+        let path = std::env::temp_dir().join(format!("ev_profile_{name}_classes.txt"));
         let counts: LaneCounts = match std::fs::read_to_string(&path) {
             Ok(text) => {
-                let mut c: LaneCounts = Default::default();
+                let mut c = LaneCounts {
+                    classes: vec![Default::default(); 16],
+                    ..LaneCounts::default()
+                };
                 for line in text.lines() {
                     let f: Vec<u64> = line.split(' ').map(|x| x.parse().unwrap()).collect();
-                    c[f[0] as usize].push((f[1] as u32, f[2]));
+                    let (k, lane, pair) = (f[0] as usize, f[1] as usize, (f[2] as u32, f[3]));
+                    match c.classes.get_mut(k) {
+                        Some(class) => class[lane].push(pair),
+                        None => c.lanes[lane].push(pair),
+                    }
                 }
                 c
             }
             Err(_) => {
                 let c = build_tables(&rules, 4, env("DEALS", 3000), 3, 1);
-                let text: String = (0..3)
-                    .flat_map(|l| c[l].iter().map(move |(v, n)| format!("{l} {v} {n}\n")))
-                    .collect();
+                let of = |k: usize, lanes: &[Vec<(u32, u64)>; 3]| -> String {
+                    (0..3)
+                        .flat_map(|l| {
+                            lanes[l]
+                                .iter()
+                                .map(move |(v, n)| format!("{k} {l} {v} {n}\n"))
+                        })
+                        .collect()
+                };
+                let mut text = of(16, &c.lanes);
+                for (k, lanes) in c.classes.iter().enumerate() {
+                    text += &of(k, lanes);
+                }
                 std::fs::write(&path, text).unwrap();
                 c
             }

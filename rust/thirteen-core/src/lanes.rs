@@ -1,15 +1,27 @@
 //! Lane tables of the `ev` strategy: for each lane and hand value, the distribution of an
 //! opponent's lane value (how often it is below, equal and above, and the lane value it
-//! collects when above), from self-play counts ([`crate::train`]).
+//! collects when above), from self-play counts ([`crate::train`]); and the same per class of
+//! the opponent's arrangement ([`class_of`]), which the model mixes to price events that
+//! need several lanes at once (a scoop, 打枪), where the lanes of one hand are not
+//! independent.
 
 use crate::card::{Card, DeckKind, Rank, Suit};
 use crate::error::Lane;
-use crate::eval::{evaluate3, evaluate5, HandValue, Wheel};
+use crate::eval::{evaluate3, evaluate5, Category, HandValue, Wheel};
 use crate::rules::Rules;
 
 /// Every value a 5-card or 3-card hand can have with `deck` under `wheel` (about 8,000), so
 /// that every lookup of [`LaneTables`] is one hash probe.
 fn all_values(deck: DeckKind, wheel: Wheel) -> Vec<u32> {
+    let (mut five, three) = values_by_size(deck, wheel);
+    five.extend(three);
+    five.sort_unstable();
+    five.dedup();
+    five
+}
+
+/// [`all_values`] as 5-card values and 3-card values, each sorted.
+fn values_by_size(deck: DeckKind, wheel: Wheel) -> (Vec<u32>, Vec<u32>) {
     const SUITS: [Suit; 4] = [Suit::Spades, Suit::Hearts, Suit::Clubs, Suit::Diamonds];
     let extra = deck == DeckKind::ExtraDiamonds;
     let card = |r: usize, s: usize| Card::new(Rank::from_index(r as u8), SUITS[s]);
@@ -49,19 +61,90 @@ fn all_values(deck: DeckKind, wheel: Wheel) -> Vec<u32> {
             out.push(evaluate5(&std::array::from_fn(|i| card(rs[i], suits[i])), wheel).raw());
         }
     });
+    let mut three = Vec::with_capacity(455);
     for a in 0..13 {
         for b in a..13 {
             for c in b..13 {
                 let rs = [a, b, c];
                 let suits: [usize; 3] =
                     std::array::from_fn(|i| rs[..i].iter().filter(|&&r| r == rs[i]).count());
-                out.push(evaluate3(&std::array::from_fn(|i| card(rs[i], suits[i]))).raw());
+                three.push(evaluate3(&std::array::from_fn(|i| card(rs[i], suits[i]))).raw());
             }
         }
     }
-    out.sort_unstable();
-    out.dedup();
-    out
+    for v in [&mut out, &mut three] {
+        v.sort_unstable();
+        v.dedup();
+    }
+    (out, three)
+}
+
+/// Classes of an opponent's arrangement in the joint model: its front (high card; a pair
+/// below nines; a pair of nines or better; three of a kind) by its middle (one pair or less;
+/// two pair; three of a kind or a straight; a flush or better).
+pub const CLASSES: usize = 16;
+
+/// The class (0 to [`CLASSES`] − 1) of an arrangement with these front and middle values.
+pub fn class_of(front: HandValue, middle: HandValue) -> usize {
+    static NINES: std::sync::OnceLock<HandValue> = std::sync::OnceLock::new();
+    let nines = *NINES.get_or_init(|| {
+        evaluate3(&[
+            Card::new(Rank::Nine, Suit::Spades),
+            Card::new(Rank::Nine, Suit::Hearts),
+            Card::new(Rank::Two, Suit::Clubs),
+        ])
+    });
+    let f = match front.category() {
+        Category::HighCard => 0,
+        Category::OnePair if front < nines => 1,
+        Category::OnePair => 2,
+        _ => 3,
+    };
+    let m = match middle.category() {
+        Category::HighCard | Category::OnePair => 0,
+        Category::TwoPair => 1,
+        Category::ThreeOfAKind | Category::Straight => 2,
+        _ => 3,
+    };
+    4 * f + m
+}
+
+/// Per opponent class, for one lane and hand value: `w` = P(opponent's lane below),
+/// `l` = P(above), `u` = expected units the opponent's lane collects when above (0 when
+/// not), each given the class; [`ClassRow::mixed`] folds the class weights into one lane.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ClassRow {
+    pub w: [f32; CLASSES],
+    pub l: [f32; CLASSES],
+    pub u: [f32; CLASSES],
+}
+
+/// The class-conditional tables: each class's weight and distributions, with one row per
+/// lane and value for the lookups.
+#[derive(Clone, Debug)]
+struct Classes {
+    weight: [f64; CLASSES],
+    dists: Vec<[LaneDist; 3]>,
+    /// Rows of the front's 3-card values and the middle's and back's 5-card values, in the
+    /// order of [`Slot::row`].
+    rows: [Vec<ClassRow>; 3],
+}
+
+impl Classes {
+    fn row(&self, lane: Lane, v: HandValue) -> ClassRow {
+        let mut r = ClassRow::default();
+        for k in 0..CLASSES {
+            let d = &self.dists[k][lane as usize];
+            if d.is_empty() {
+                continue;
+            }
+            let (b, t, a) = d.lookup(v);
+            r.w[k] = b as f32;
+            r.l[k] = (1.0 - b - t).max(0.0) as f32;
+            r.u[k] = a as f32;
+        }
+        r
+    }
 }
 
 /// Opponent lane-value distribution of one lane.
@@ -154,12 +237,16 @@ pub struct LaneTables {
     /// value and the three lanes' `(below, equal, above units)` (raw value 0, which no hand
     /// has, marks an empty slot): one cache line per lookup.
     slots: Vec<Slot>,
+    /// Per class of the opponent's arrangement, when the counts have them.
+    classes: Option<Box<Classes>>,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
 struct Slot {
     key: u32,
     lanes: [[f32; 3]; 3],
+    /// The value's row in the class rows of its size (`u32::MAX`: none).
+    row: u32,
 }
 
 #[inline]
@@ -167,14 +254,66 @@ fn slot_of(v: u32, bits: u32) -> usize {
     (v.wrapping_mul(0x9E37_79B1) >> (32 - bits)) as usize
 }
 
-/// Raw lane-value counts from self-play, the data form of [`LaneTables`].
-pub type LaneCounts = [Vec<(u32, u64)>; 3];
+/// Raw lane-value counts from self-play, the data form of [`LaneTables`]: per lane (front,
+/// middle, back) `(raw value, hands)` pairs, and the same per class of the arrangement
+/// ([`class_of`]; empty when not recorded, else [`CLASSES`] entries).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LaneCounts {
+    pub lanes: LanePairs,
+    pub classes: Vec<LanePairs>,
+}
+
+/// The three lanes' `(raw value, hands)` pairs.
+pub type LanePairs = [Vec<(u32, u64)>; 3];
+
+impl std::ops::Index<usize> for LaneCounts {
+    type Output = Vec<(u32, u64)>;
+    fn index(&self, lane: usize) -> &Self::Output {
+        &self.lanes[lane]
+    }
+}
+
+impl LaneCounts {
+    /// Counts of the three lanes only.
+    pub fn of_lanes(lanes: LanePairs) -> LaneCounts {
+        LaneCounts {
+            lanes,
+            classes: Vec::new(),
+        }
+    }
+}
 
 impl LaneTables {
     /// Builds the tables from counts.
     pub fn from_counts(counts: &LaneCounts, rules: &Rules) -> LaneTables {
         let lanes: [LaneDist; 3] =
             std::array::from_fn(|i| LaneDist::from_counts(&counts[i], Lane::ALL[i], rules));
+        let classes = (counts.classes.len() == CLASSES).then(|| {
+            let dists: Vec<[LaneDist; 3]> = counts
+                .classes
+                .iter()
+                .map(|c| std::array::from_fn(|i| LaneDist::from_counts(&c[i], Lane::ALL[i], rules)))
+                .collect();
+            let hands: Vec<f64> = counts
+                .classes
+                .iter()
+                .map(|c| c[0].iter().map(|p| p.1 as f64).sum())
+                .collect();
+            let total = hands.iter().sum::<f64>().max(1.0);
+            let (five, three) = values_by_size(rules.deck, rules.wheel);
+            let mut c = Classes {
+                weight: std::array::from_fn(|k| hands[k] / total),
+                dists,
+                rows: Default::default(),
+            };
+            c.rows = std::array::from_fn(|i| {
+                let of = if i == 0 { &three } else { &five };
+                of.iter()
+                    .map(|&v| c.row(Lane::ALL[i], HandValue(v)))
+                    .collect()
+            });
+            (Box::new(c), five, three)
+        });
         let mut values: Vec<u32> = lanes
             .iter()
             .flat_map(|d| d.values.iter().map(|v| v.raw()))
@@ -191,22 +330,72 @@ impl LaneTables {
         let mut tables = LaneTables {
             lanes,
             slots: Vec::new(),
+            classes: None,
         };
         for &v in &values {
             let mut h = slot_of(v, bits);
             while slots[h].key != 0 {
                 h = (h + 1) & (slots.len() - 1);
             }
+            // A 3- and a 5-card value never share a raw value (RULES.md 3: separate scales).
+            let row = classes.as_ref().and_then(|(_, five, three)| {
+                five.binary_search(&v)
+                    .or_else(|_| three.binary_search(&v))
+                    .ok()
+            });
             slots[h] = Slot {
                 key: v,
                 lanes: std::array::from_fn(|i| {
                     let (b, t, a) = tables.lanes[i].lookup(HandValue(v));
                     [b as f32, t as f32, a as f32]
                 }),
+                row: row.map_or(u32::MAX, |r| r as u32),
             };
         }
         tables.slots = slots;
+        tables.classes = classes.map(|c| c.0);
         tables
+    }
+
+    /// Whether the tables hold the class-conditional distributions.
+    #[inline]
+    pub fn has_classes(&self) -> bool {
+        self.classes.is_some()
+    }
+
+    /// Each class's weight (its share of the hands counted); `None` without classes.
+    pub fn class_weights(&self) -> Option<[f64; CLASSES]> {
+        self.classes.as_ref().map(|c| c.weight)
+    }
+
+    /// The class row of `v` in `lane`; `None` without classes.
+    #[inline]
+    pub fn class_row(&self, lane: Lane, v: HandValue) -> Option<ClassRow> {
+        let c = self.classes.as_ref()?;
+        let row = self
+            .slot(v)
+            .and_then(|s| c.rows[lane as usize].get(s.row as usize));
+        Some(row.copied().unwrap_or_else(|| c.row(lane, v)))
+    }
+
+    /// The slot of `v` (one hash probe), if it has one.
+    #[inline]
+    fn slot(&self, v: HandValue) -> Option<&Slot> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut h = slot_of(v.raw(), mask.count_ones());
+        loop {
+            let slot = &self.slots[h];
+            if slot.key == v.raw() {
+                return Some(slot);
+            }
+            if slot.key == 0 {
+                return None;
+            }
+            h = (h + 1) & mask;
+        }
     }
 
     /// `(P(below), P(equal), expected units the opponent collects when above)` for `v` in
@@ -214,20 +403,9 @@ impl LaneTables {
     /// search.
     #[inline]
     pub fn lookup(&self, lane: Lane, v: HandValue) -> (f64, f64, f64) {
-        if !self.slots.is_empty() {
-            let mask = self.slots.len() - 1;
-            let mut h = slot_of(v.raw(), mask.count_ones());
-            loop {
-                let slot = &self.slots[h];
-                if slot.key == v.raw() {
-                    let [b, t, a] = slot.lanes[lane as usize];
-                    return (b as f64, t as f64, a as f64);
-                }
-                if slot.key == 0 {
-                    break;
-                }
-                h = (h + 1) & mask;
-            }
+        if let Some(slot) = self.slot(v) {
+            let [b, t, a] = slot.lanes[lane as usize];
+            return (b as f64, t as f64, a as f64);
         }
         // Rounded as the slots are, so that every value's features share one precision and
         // stay in value order (rounding to nearest never reverses an order).

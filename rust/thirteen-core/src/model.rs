@@ -6,10 +6,18 @@
 //! lanes or bonus units), the majority bonus and a home-run (全垒打) term; times the number
 //! of opponents met. Every term is non-decreasing in each lane's value when the lane values
 //! never fall as the category rises, which makes the pruned search of [`crate::search`] exact.
+//!
+//! The lanes of one opponent's hand are not independent (a strong front is often bought with
+//! a weak middle), so when the tables hold classes of the opponent's arrangement
+//! ([`crate::lanes::class_of`]) the events that need all three lanes (a scoop won or lost,
+//! and the units paid when scooped) are priced as a mixture: lanes independent within a
+//! class, the classes weighted by how often they are played. Sums over the classes run in a
+//! fixed order on non-negative terms, so the score stays non-decreasing in each lane's value
+//! after rounding too.
 
 use crate::error::Lane;
 use crate::eval::HandValue;
-use crate::lanes::LaneTables;
+use crate::lanes::{LaneTables, CLASSES};
 use crate::rules::{BonusKind, Mode, Rules};
 
 /// The seat a hand is solved for.
@@ -48,6 +56,11 @@ pub(crate) struct Feat {
     pub(crate) gain: f64,
     /// Expected units paid in this lane when it is lost.
     pub(crate) paid: f64,
+    /// Per class of the opponent's arrangement: P(win), P(lose) and the expected units paid
+    /// in this lane when lost (0 when won); the front's carry the class weights.
+    pub(crate) cw: [f32; CLASSES],
+    pub(crate) cl: [f32; CLASSES],
+    pub(crate) cu: [f32; CLASSES],
 }
 
 pub(crate) fn features(
@@ -66,6 +79,7 @@ pub(crate) fn features(
             units,
             gain: 0.0,
             paid: units,
+            ..Feat::default()
         };
     }
     let (mut w, mut t, above) = tables.lookup(lane, value);
@@ -84,14 +98,67 @@ pub(crate) fn features(
         }
         t = 0.0;
     }
-    Feat {
+    let mut f = Feat {
         w,
         l,
         t,
         units,
         gain: w * units - lose_units,
         paid: if l > 0.0 { lose_units / l } else { 0.0 },
+        ..Feat::default()
+    };
+    if let (Some(row), Some(weight)) = (tables.class_row(lane, value), tables.class_weights()) {
+        for (k, &share) in weight.iter().enumerate() {
+            let (mut w, mut l, mut u) = (row.w[k], row.l[k], row.u[k]);
+            if rules.mode == Mode::Banker && rules.banker_wins_ties {
+                let t = (1.0 - w - l).max(0.0);
+                match role {
+                    Role::Banker => w += t,
+                    Role::Player => {
+                        l += t;
+                        u += t * units as f32;
+                    }
+                }
+            }
+            // The class weights ride on the front's numbers, once per product.
+            let p = if lane == Lane::Front {
+                share as f32
+            } else {
+                1.0
+            };
+            f.cw[k] = w * p;
+            f.cl[k] = l * p;
+            f.cu[k] = u * p;
+        }
     }
+    f
+}
+
+/// Sixteen non-negative terms added in a fixed tree order (monotone under rounding).
+#[inline]
+fn sum16(x: &[f32; CLASSES]) -> f64 {
+    let mut h = [0f32; 8];
+    for i in 0..8 {
+        h[i] = x[i] + x[i + 8];
+    }
+    let q: [f32; 4] = std::array::from_fn(|i| h[i] + h[i + 4]);
+    ((q[0] + q[2]) + (q[1] + q[3])) as f64
+}
+
+/// Under the class mixture: P(win all three lanes), P(lose all three) and the expected
+/// units the opponent collects over the three lanes when it wins all three.
+#[inline]
+fn joint(f: &Feat, m: &Feat, b: &Feat) -> (f64, f64, f64) {
+    let mut pw = [0f32; CLASSES];
+    let mut pl = [0f32; CLASSES];
+    let mut lost = [0f32; CLASSES];
+    for k in 0..CLASSES {
+        pw[k] = f.cw[k] * m.cw[k] * b.cw[k];
+        let ml = m.cl[k] * b.cl[k];
+        pl[k] = f.cl[k] * ml;
+        lost[k] = f.cu[k] * ml + f.cl[k] * (m.cu[k] * b.cl[k] + m.cl[k] * b.cu[k]);
+    }
+    (sum16(&pw), sum16(&pl), sum16(&lost))
 }
 
 /// P(more lanes won than lost) − P(more lost than won), lanes independent.
@@ -123,13 +190,16 @@ pub(crate) struct Scorer<'a> {
     k: f64,
     hr_opponents: i32,
     home_run: bool,
+    /// Whether the tables hold classes (the joint events are then priced by [`joint`]).
+    mixed: bool,
 }
 
 impl<'a> Scorer<'a> {
-    pub(crate) fn new(rules: &'a Rules, ctx: Context) -> Self {
+    pub(crate) fn new(rules: &'a Rules, ctx: Context, tables: &LaneTables) -> Self {
         let k = ctx.opponents_met(rules);
         Scorer {
             rules,
+            mixed: tables.has_classes(),
             k: k as f64,
             hr_opponents: k as i32,
             home_run: rules.home_run.0 != BonusKind::None
@@ -143,10 +213,13 @@ impl<'a> Scorer<'a> {
     pub(crate) fn score(&self, f: &Feat, m: &Feat, b: &Feat) -> f64 {
         let r = self.rules;
         let mut per = f.gain + m.gain + b.gain;
-        let pw = f.w * m.w * b.w;
-        let pl = f.l * m.l * b.l;
+        // Without classes, `lost_all` is the sum of the lanes' expected units paid when lost.
+        let (pw, pl, lost_all) = if self.mixed {
+            joint(f, m, b)
+        } else {
+            (f.w * m.w * b.w, f.l * m.l * b.l, f.paid + m.paid + b.paid)
+        };
         let lanes_won = f.units + m.units + b.units;
-        let lanes_lost = f.paid + m.paid + b.paid;
         let mut scoop_win = lanes_won;
         if r.majority_bonus != 0 {
             let mb = r.majority_bonus as f64;
@@ -155,7 +228,13 @@ impl<'a> Scorer<'a> {
         }
         match r.scoop.0 {
             BonusKind::Double => {
-                per += pw * scoop_win - pl * (lanes_lost + r.majority_bonus as f64)
+                let mb = r.majority_bonus as f64;
+                per += pw * scoop_win
+                    - if self.mixed {
+                        lost_all + pl * mb
+                    } else {
+                        pl * (lost_all + mb)
+                    }
             }
             BonusKind::Bonus => per += r.scoop.1 as f64 * (pw - pl),
             BonusKind::None => {}
@@ -194,4 +273,90 @@ pub(crate) fn lane_values_monotone(rules: &Rules) -> bool {
         };
         cats.windows(2).all(|w| row[w[0]] <= row[w[1]])
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::parse_cards;
+    use crate::eval::{evaluate3, evaluate5};
+    use crate::lanes::{class_of, LaneCounts};
+
+    fn v3(text: &str) -> HandValue {
+        evaluate3(&parse_cards(text).unwrap().try_into().unwrap())
+    }
+
+    fn v5(text: &str) -> HandValue {
+        evaluate5(
+            &parse_cards(text).unwrap().try_into().unwrap(),
+            crate::eval::Wheel::Low,
+        )
+    }
+
+    #[test]
+    fn classes_follow_the_front_and_the_middle() {
+        let pair = v5("Ks Kh 7d 6c 3s");
+        assert_eq!(class_of(v3("Ks Qh 9d"), pair), 0);
+        assert_eq!(class_of(v3("8s 8h Ac"), pair), 4);
+        assert_eq!(class_of(v3("9s 9h 2c"), pair), 8);
+        assert_eq!(class_of(v3("As Ah Kc"), v5("2s 2h 3d 3c 9s")), 9);
+        assert_eq!(class_of(v3("4s 4h 4c"), v5("2s 3h 4d 5c 6s")), 14);
+        assert_eq!(class_of(v3("2s 3h 5c"), v5("2s 7s 9s Js Ks")), 3);
+        assert_eq!(class_of(v3("2s 3h 5c"), v5("7s 7h 7d 7c Ks")), 3);
+    }
+
+    /// Opponents of two kinds, three weak hands (class 0) to one strong (class 15): a split
+    /// between them wins every lane against the weak and loses every lane to the strong.
+    fn tables(rules: &Rules, classes: bool) -> LaneTables {
+        let weak = [v3("2s 3h 5c"), v5("2c 3d 4s 6h 8c"), v5("2h 3c 4d 6s 9c")];
+        let strong = [v3("As Ad Ac"), v5("Ks Kh Kd Kc Qs"), v5("9h Th Jh Qh Kh")];
+        let lanes: [Vec<(u32, u64)>; 3] =
+            std::array::from_fn(|i| vec![(weak[i].raw(), 3), (strong[i].raw(), 1)]);
+        let mut per: Vec<[Vec<(u32, u64)>; 3]> = vec![Default::default(); CLASSES];
+        per[0] = std::array::from_fn(|i| vec![(weak[i].raw(), 3)]);
+        per[15] = std::array::from_fn(|i| vec![(strong[i].raw(), 1)]);
+        let counts = LaneCounts {
+            lanes,
+            classes: if classes { per } else { Vec::new() },
+        };
+        LaneTables::from_counts(&counts, rules)
+    }
+
+    fn expected(rules: &Rules, classes: bool) -> f64 {
+        let t = tables(rules, classes);
+        let ctx = Context {
+            players: 2,
+            role: Role::Player,
+        };
+        let feat = |v, lane| features(v, lane, &t, rules, Role::Player);
+        Scorer::new(rules, ctx, &t).score(
+            &feat(v3("Ks Qh 9d"), Lane::Front),
+            &feat(v5("Ks Kh 7d 6c 3s"), Lane::Middle),
+            &feat(v5("2s 2h 5d 5c 9s"), Lane::Back),
+        )
+    }
+
+    #[test]
+    fn a_scoop_is_priced_over_the_whole_hand() {
+        // Every lane worth 1; each lane won 3/4, lost 1/4: 1/2 a lane, 1.5 in all. With
+        // classes all three are won with P 3/4 and lost with P 1/4; lanes independent, with
+        // P 27/64 and 1/64.
+        // A scoop bonus of 6: 1.5 + 6 × (3/4 − 1/4) = 4.5; independent 1.5 + 6 × 26/64.
+        // A doubled scoop (three lanes of 1 won or lost again): 1.5 + 3 × 3/4 − 3 × 1/4 = 3;
+        // independent 1.5 + 3 × 27/64 − 3 × 1/64 = 2.71875.
+        for (scoop, mixed, lanes_only) in [
+            ((BonusKind::Bonus, 6), 4.5, 1.5 + 2.4375),
+            ((BonusKind::Double, 0), 3.0, 2.71875),
+        ] {
+            let rules = Rules {
+                scoop,
+                ..Rules::default()
+            };
+            assert!((expected(&rules, true) - mixed).abs() < 1e-6, "{scoop:?}");
+            assert!(
+                (expected(&rules, false) - lanes_only).abs() < 1e-6,
+                "{scoop:?}"
+            );
+        }
+    }
 }

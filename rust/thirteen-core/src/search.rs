@@ -149,7 +149,7 @@ pub fn best_splits(
     let s = subsets(n);
     let all: u32 = (1 << n) - 1;
     let top = top.max(1);
-    let scorer = Scorer::new(rules, ctx);
+    let scorer = Scorer::new(rules, ctx, tables);
     let prune = lane_values_monotone(rules);
     let feat = |v: HandValue, lane: Lane| features(v, lane, tables, rules, ctx.role);
     // Fronts in falling value: as backs fall in value, so does the strongest front that can
@@ -416,7 +416,7 @@ mod tests {
     use super::*;
     use crate::card::{Card, DeckKind};
     use crate::deal::{rng_for, shuffle};
-    use crate::lanes::LaneTables;
+    use crate::lanes::{LaneCounts, LaneTables};
     use crate::model::Role;
     use crate::rules::{BonusKind, Mode};
     use crate::solve::ev_all;
@@ -478,19 +478,25 @@ mod tests {
     fn pruned_search_equals_full_scan() {
         let mut rng = rng_for(11);
         for rules in variants() {
-            let tables = LaneTables::from_counts(&build_tables(&rules, 4, 300, 2, 3), &rules);
+            // Half the hands on tables with classes (the joint model), half without.
+            let counts = build_tables(&rules, 4, 300, 2, 3);
+            let mixed = LaneTables::from_counts(&counts, &rules);
+            let lanes_only =
+                LaneTables::from_counts(&LaneCounts::of_lanes(counts.lanes.clone()), &rules);
+            assert!(mixed.has_classes() && !lanes_only.has_classes());
             for players in [2, 3, 4] {
                 for role in [Role::Player, Role::Banker] {
                     if role == Role::Banker && rules.mode != Mode::Banker {
                         continue;
                     }
                     let ctx = Context { players, role };
-                    for _ in 0..12 {
+                    for i in 0..12 {
+                        let tables = if i % 2 == 0 { &mixed } else { &lanes_only };
                         let h: [Card; 13] = random_hand(&mut rng, DeckKind::Standard, 13)
                             .try_into()
                             .unwrap();
                         let s = HandSplits::new(&h, rules.wheel);
-                        let mut all: Vec<f64> = ev_all(&s, &rules, &tables, ctx)
+                        let mut all: Vec<f64> = ev_all(&s, &rules, tables, ctx)
                             .iter()
                             .map(|c| c.expected)
                             .collect();
@@ -503,7 +509,7 @@ mod tests {
                                 s.five_values(),
                                 s.three_values(),
                                 &rules,
-                                &tables,
+                                tables,
                                 ctx,
                                 want,
                                 false,

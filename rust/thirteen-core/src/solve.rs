@@ -133,7 +133,7 @@ pub fn ev_all(
     let v3 = splits.three_values();
     let v5 = splits.five_values();
     let f = |v, lane, d| features(v, lane, d, rules, ctx.role);
-    let scorer = Scorer::new(rules, ctx);
+    let scorer = Scorer::new(rules, ctx, tables);
     let mut out = Vec::new();
     splits.for_each_index(|fi, mi, bi| {
         if v3[fi] <= v5[mi] && v5[mi] <= v5[bi] {

@@ -22,7 +22,8 @@ use rayon::prelude::*;
 
 use crate::card::Card;
 use crate::deal::{rng_for, shuffle};
-use crate::lanes::{LaneCounts, LaneTables};
+use crate::eval::HandValue;
+use crate::lanes::{class_of, LaneCounts, LaneTables, CLASSES};
 use crate::model::{Context, Role};
 use crate::rules::{Mode, Rules};
 use crate::score::Submission;
@@ -60,8 +61,25 @@ pub struct IterationReport {
 
 type Maps = [BTreeMap<u32, u64>; 3];
 
-fn to_counts(maps: &Maps) -> LaneCounts {
+fn pairs(maps: &Maps) -> [Vec<(u32, u64)>; 3] {
     std::array::from_fn(|i| maps[i].iter().map(|(&v, &c)| (v, c)).collect())
+}
+
+fn to_counts(maps: &Maps, classes: &[Maps]) -> LaneCounts {
+    LaneCounts {
+        lanes: pairs(maps),
+        classes: classes.iter().map(pairs).collect(),
+    }
+}
+
+/// Adds `from`'s counts, each times `weight`, to `to`.
+fn add_maps(to: &mut Maps, from: &Maps, weight: u64) {
+    for lane in 0..3 {
+        for (&v, &c) in &from[lane] {
+            let slot = to[lane].entry(v).or_insert(0);
+            *slot = slot.saturating_add(c.saturating_mul(weight));
+        }
+    }
 }
 
 /// Largest difference of the two cumulative distributions (each normalised by its total).
@@ -105,12 +123,15 @@ fn ks3(a: &Maps, b: &Maps) -> f64 {
 }
 
 /// The lane values counted over some deals of one iteration: for each lane (front, middle,
-/// back) how many arranged hands played each value. Declared specials are not counted, so
-/// every lane's counts sum to the number of arranged hands.
+/// back) how many arranged hands played each value, over all hands and per class of the
+/// arrangement ([`class_of`]). Declared specials are not counted, so every lane's counts sum
+/// to the number of arranged hands.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct IterationCounts {
     /// Per lane, value (as [`crate::HandValue::raw`]) to number of hands.
     pub lanes: [BTreeMap<u32, u64>; 3],
+    /// The same per class ([`CLASSES`] entries once anything is counted).
+    pub classes: Vec<[BTreeMap<u32, u64>; 3]>,
 }
 
 impl IterationCounts {
@@ -122,10 +143,25 @@ impl IterationCounts {
     /// Adds `other`'s counts to these (counts of disjoint deal ranges add up to the counts
     /// of their union).
     pub fn add(&mut self, other: &IterationCounts) {
-        for lane in 0..3 {
-            for (&v, &c) in &other.lanes[lane] {
-                *self.lanes[lane].entry(v).or_insert(0) += c;
-            }
+        add_maps(&mut self.lanes, &other.lanes, 1);
+        if self.classes.len() < other.classes.len() {
+            self.classes
+                .resize_with(other.classes.len(), Default::default);
+        }
+        for (to, from) in self.classes.iter_mut().zip(&other.classes) {
+            add_maps(to, from, 1);
+        }
+    }
+
+    /// Counts one arranged hand's lane values.
+    pub fn count(&mut self, values: [u32; 3]) {
+        if self.classes.len() < CLASSES {
+            self.classes.resize_with(CLASSES, Default::default);
+        }
+        let k = class_of(HandValue(values[0]), HandValue(values[1]));
+        for (lane, &value) in values.iter().enumerate() {
+            *self.lanes[lane].entry(value).or_insert(0) += 1;
+            *self.classes[k][lane].entry(value).or_insert(0) += 1;
         }
     }
 }
@@ -181,9 +217,7 @@ pub fn iteration_counts(
         .collect();
     let mut counts = IterationCounts::default();
     for v in &values {
-        for (lane, &value) in counts.lanes.iter_mut().zip(v) {
-            *lane.entry(value).or_insert(0) += 1;
-        }
+        counts.count(*v);
     }
     counts
 }
@@ -233,6 +267,7 @@ pub fn train_with<E>(
     mut report: impl FnMut(&IterationReport) -> bool,
 ) -> Result<LaneCounts, E> {
     let mut avg: Maps = Default::default();
+    let mut avg_classes: Vec<Maps> = Vec::new();
     let mut built: Option<LaneCounts> = warm.cloned();
     let mut tables = match warm {
         Some(c) => LaneTables::from_counts(c, rules),
@@ -248,7 +283,10 @@ pub fn train_with<E>(
         };
         let fresh = count(it, strategy, &tables, built.as_ref())?;
         let hands = fresh.hands() as usize;
-        let fresh = fresh.lanes;
+        let IterationCounts {
+            lanes: fresh,
+            classes: fresh_classes,
+        } = fresh;
         let gap = match (it, &warm_maps) {
             (0, Some(w)) => ks3(&fresh, w),
             (0, None) => 1.0,
@@ -256,13 +294,15 @@ pub fn train_with<E>(
         };
         let before = avg.clone();
         let weight = it as u64 + 1;
-        for lane in 0..3 {
-            for (&v, &c) in &fresh[lane] {
-                *avg[lane].entry(v).or_insert(0) += c * weight;
-            }
+        add_maps(&mut avg, &fresh, weight);
+        if avg_classes.len() < fresh_classes.len() {
+            avg_classes.resize_with(fresh_classes.len(), Default::default);
+        }
+        for (to, from) in avg_classes.iter_mut().zip(&fresh_classes) {
+            add_maps(to, from, weight);
         }
         let change = if it == 0 { 1.0 } else { ks3(&avg, &before) };
-        let counts = to_counts(&avg);
+        let counts = to_counts(&avg, &avg_classes);
         tables = LaneTables::from_counts(&counts, rules);
         built = Some(counts);
         let go_on = report(&IterationReport {
@@ -275,7 +315,7 @@ pub fn train_with<E>(
             break;
         }
     }
-    Ok(to_counts(&avg))
+    Ok(to_counts(&avg, &avg_classes))
 }
 
 /// Self-play tables as [`train`] makes them, running every one of `iterations` (kept for
@@ -334,6 +374,27 @@ mod tests {
         let b = train(&rules, &cfg, None, |_| true);
         assert_eq!(a, b);
         assert_eq!(log.len(), 6);
+        // The classes split the same weighted hands: value by value they add up to the lanes,
+        // and each class holds the hands of its front and middle only.
+        assert_eq!(a.classes.len(), CLASSES);
+        for lane in 0..3 {
+            let mut sum = BTreeMap::new();
+            for c in &a.classes {
+                for &(v, n) in &c[lane] {
+                    *sum.entry(v).or_insert(0u64) += n;
+                }
+            }
+            assert_eq!(sum, map(&a.lanes[lane]));
+        }
+        for (k, c) in a.classes.iter().enumerate() {
+            for &(f, _) in &c[0] {
+                for &(m, _) in &c[1] {
+                    let (fk, mk) = (class_of(HandValue(f), HandValue(m)) / 4, k / 4);
+                    assert_eq!(fk, mk, "front of class {k}");
+                    assert_eq!(class_of(HandValue(f), HandValue(m)) % 4, k % 4, "middle");
+                }
+            }
+        }
         // 150 tables of 4: 600 hands per iteration, all arranged (no specials recognised).
         assert!(log.iter().all(|r| r.hands == 600));
         // Linear averaging: iteration t moves the average by at most 2 (t + 1) / ((t + 1)(t + 2)).

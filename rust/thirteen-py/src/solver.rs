@@ -122,21 +122,30 @@ fn lane_pairs(py: Python<'_>, pairs: Vec<(Int, Int)>, size: usize) -> PyResult<V
 #[pymethods]
 impl PyLaneTables {
     /// Builds tables from lane-value counts: three lists (front, middle, back) of
-    /// ``(value, count)`` pairs, ``value`` as ``HandValue.value``.
+    /// ``(value, count)`` pairs, ``value`` as ``HandValue.value``; ``classes``, when given,
+    /// the same counts per class of the arrangement: a list of 16 dicts
+    /// ``{"front": pairs, "middle": pairs, "back": pairs}`` that add up to the lanes' counts
+    /// (``ThirteenError`` otherwise).
     #[staticmethod]
-    #[pyo3(signature = (rules, front, middle, back))]
+    #[pyo3(signature = (rules, front, middle, back, classes = None))]
     fn from_counts(
         py: Python<'_>,
         rules: Option<&Bound<'_, PyAny>>,
         front: Vec<(Int, Int)>,
         middle: Vec<(Int, Int)>,
         back: Vec<(Int, Int)>,
+        classes: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let counts = [
+        let lanes = [
             lane_pairs(py, front, 3)?,
             lane_pairs(py, middle, 5)?,
             lane_pairs(py, back, 5)?,
         ];
+        let classes = match classes {
+            None => Vec::new(),
+            Some(c) => class_pairs(py, c, &lanes)?,
+        };
+        let counts = core::solve::LaneCounts { lanes, classes };
         let kept = rules_object(rules)?;
         with_rules(rules, |r| {
             Ok(PyLaneTables {
@@ -146,11 +155,13 @@ impl PyLaneTables {
             })
         })
     }
-    /// The counts: ``{"front": [(value, count), ...], "middle": ..., "back": ...}``.
+    /// The counts: ``{"front": [(value, count), ...], "middle": ..., "back": ...}``, and
+    /// ``"classes"``: the same per class of the arrangement (16 dicts) when the tables have
+    /// them.
     fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        for (lane, c) in Lane::ALL.iter().zip(&self.counts) {
-            d.set_item(lane.key(), c)?;
+        let d = lanes_dict(py, &self.counts.lanes)?;
+        if !self.counts.classes.is_empty() {
+            d.set_item("classes", self.class_dicts(py)?)?;
         }
         Ok(d)
     }
@@ -163,12 +174,117 @@ impl PyLaneTables {
         let py = slf.py();
         let me = slf.get();
         let rules = me.rules.as_ref().map(|r| r.clone_ref(py));
-        let [front, middle, back] = &me.counts;
+        let [front, middle, back] = &me.counts.lanes;
+        let classes = if me.counts.classes.is_empty() {
+            None
+        } else {
+            Some(me.class_dicts(py)?)
+        };
         Ok((
             py.get_type::<PyLaneTables>().getattr("from_counts")?,
-            (rules, front.clone(), middle.clone(), back.clone()).into_pyobject(py)?,
+            (rules, front.clone(), middle.clone(), back.clone(), classes).into_pyobject(py)?,
         ))
     }
+}
+
+impl PyLaneTables {
+    fn class_dicts<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        self.counts
+            .classes
+            .iter()
+            .map(|c| lanes_dict(py, c))
+            .collect()
+    }
+}
+
+/// ``{"front": pairs, "middle": pairs, "back": pairs}``.
+fn lanes_dict<'py, P>(py: Python<'py>, lanes: &[P; 3]) -> PyResult<Bound<'py, PyDict>>
+where
+    P: IntoPyPairs,
+{
+    let d = PyDict::new(py);
+    for (lane, c) in Lane::ALL.iter().zip(lanes) {
+        d.set_item(lane.key(), c.pairs())?;
+    }
+    Ok(d)
+}
+
+/// A lane's counts as sorted ``(value, count)`` pairs.
+trait IntoPyPairs {
+    fn pairs(&self) -> Vec<(u32, u64)>;
+}
+
+impl IntoPyPairs for Vec<(u32, u64)> {
+    fn pairs(&self) -> Vec<(u32, u64)> {
+        self.clone()
+    }
+}
+
+impl IntoPyPairs for std::collections::BTreeMap<u32, u64> {
+    fn pairs(&self) -> Vec<(u32, u64)> {
+        self.iter().map(|(&v, &n)| (v, n)).collect()
+    }
+}
+
+/// The per-class counts of ``from_counts`` and of a ``count`` callback: a list of 16 dicts of
+/// the three lanes' pairs, adding up to ``lanes`` value by value (``ThirteenError``).
+fn class_pairs(
+    py: Python<'_>,
+    classes: &Bound<'_, PyAny>,
+    lanes: &[Vec<(u32, u64)>; 3],
+) -> PyResult<Vec<core::lanes::LanePairs>> {
+    let bad = |message: String| to_pyerr(py, Error::InvalidArgument { message });
+    let list: Vec<Bound<'_, PyAny>> = classes.extract().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err("classes must be a list of dicts of lane counts")
+    })?;
+    let n = core::lanes::CLASSES;
+    if list.len() != n {
+        return Err(bad(format!(
+            "classes must hold {n} classes, got {}",
+            list.len()
+        )));
+    }
+    let mut out = Vec::with_capacity(n);
+    for (k, item) in list.iter().enumerate() {
+        let dict = item.cast::<PyDict>().map_err(|_| {
+            pyo3::exceptions::PyTypeError::new_err(format!(
+                "class {k} must be a dict of lane counts"
+            ))
+        })?;
+        if dict.len() != 3 {
+            return Err(bad(format!(
+                "class {k} must hold the counts of front, middle and back, got {} keys",
+                dict.len()
+            )));
+        }
+        let mut three: [Vec<(u32, u64)>; 3] = Default::default();
+        for (i, lane) in Lane::ALL.iter().enumerate() {
+            let Some(pairs) = dict.get_item(lane.key())? else {
+                return Err(bad(format!("class {k} has no {} counts", lane.key())));
+            };
+            three[i] = lane_pairs(py, pairs.extract()?, if i == 0 { 3 } else { 5 })?;
+        }
+        out.push(three);
+    }
+    for (i, lane) in Lane::ALL.iter().enumerate() {
+        let total = |pairs: &mut dyn Iterator<Item = &(u32, u64)>| {
+            let mut m = std::collections::BTreeMap::<u32, u64>::new();
+            for &(v, c) in pairs {
+                let slot = m.entry(v).or_insert(0);
+                *slot = slot.saturating_add(c);
+            }
+            m.retain(|_, c| *c > 0);
+            m
+        };
+        let of_classes = total(&mut out.iter().flat_map(|c| c[i].iter()));
+        if of_classes != total(&mut lanes[i].iter()) {
+            return Err(bad(format!(
+                "the classes' {} counts do not add up to the lane's counts",
+                lane.key()
+            )));
+        }
+    }
+    Ok(out)
 }
 
 /// Builds lane tables for ``rules`` by self-play, without the GIL and on every core:
@@ -345,9 +461,11 @@ fn counts_from_py(
                 .unwrap_or_default()
         ))
     })?;
-    if dict.len() != 3 {
+    let classes = dict.get_item("classes")?;
+    if dict.len() != 3 + classes.is_some() as usize {
         return Err(bad(format!(
-            "count must return the counts of front, middle and back, got {} keys",
+            "count must return the counts of front, middle and back (and of their classes), \
+             got {} keys",
             dict.len()
         )));
     }
@@ -373,6 +491,13 @@ fn counts_from_py(
              same hands, at most {most}",
             hands[0], hands[1], hands[2]
         )));
+    }
+    if let Some(classes) = classes {
+        let lanes: [Vec<(u32, u64)>; 3] = std::array::from_fn(|i| counts.lanes[i].pairs());
+        counts.classes = class_pairs(py, &classes, &lanes)?
+            .into_iter()
+            .map(|c| std::array::from_fn(|i| c[i].iter().copied().collect()))
+            .collect();
     }
     Ok(counts)
 }
@@ -450,10 +575,14 @@ fn iteration_counts<'py>(
         let counts = py.detach(|| {
             core::train::iteration_counts(r, lane_tables, strategy, &cfg, it, start..stop)
         });
-        let d = PyDict::new(py);
-        for (lane, c) in Lane::ALL.iter().zip(&counts.lanes) {
-            let pairs: Vec<(u32, u64)> = c.iter().map(|(&v, &n)| (v, n)).collect();
-            d.set_item(lane.key(), pairs)?;
+        let d = lanes_dict(py, &counts.lanes)?;
+        if !counts.classes.is_empty() {
+            let classes = counts
+                .classes
+                .iter()
+                .map(|c| lanes_dict(py, c))
+                .collect::<PyResult<Vec<_>>>()?;
+            d.set_item("classes", classes)?;
         }
         Ok(d)
     })

@@ -8,7 +8,7 @@
 use crate::card::{Card, DeckKind, Rank, Suit};
 use crate::error::Lane;
 use crate::eval::{evaluate3, evaluate5, Category, HandValue, Wheel};
-use crate::rules::Rules;
+use crate::rules::{Mode, Rules};
 
 /// Every value a 5-card or 3-card hand can have with `deck` under `wheel` (about 8,000), so
 /// that every lookup of [`LaneTables`] is one hash probe.
@@ -111,7 +111,8 @@ pub fn class_of(front: HandValue, middle: HandValue) -> usize {
 
 /// Per opponent class, for one lane and hand value: `w` = P(opponent's lane below),
 /// `l` = P(above), `u` = expected units the opponent's lane collects when above (0 when
-/// not), each given the class; [`ClassRow::mixed`] folds the class weights into one lane.
+/// not), each given the class. The front's rows are multiplied by the class weights, so that
+/// a product over the three lanes summed over the classes is the mixture's probability.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ClassRow {
     pub w: [f32; CLASSES],
@@ -119,32 +120,60 @@ pub struct ClassRow {
     pub u: [f32; CLASSES],
 }
 
-/// The class-conditional tables: each class's weight and distributions, with one row per
-/// lane and value for the lookups.
+/// Who takes a drawn lane in the class rows: nobody (a draw), this seat (the banker's, when
+/// the banker wins ties) or the opponent (a player against such a banker; the drawn lane
+/// then pays the opponent's equal lane value).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ties {
+    Drawn = 0,
+    Mine = 1,
+    Theirs = 2,
+}
+
+/// The rows of one [`Ties`] variant: per lane, one row per value of the lane's size (3-card
+/// values for the front, 5-card for the middle and back), in the order of [`Slot::row`].
+pub type ClassRows = [Vec<ClassRow>; 3];
+
+/// The class-conditional tables: each class's weight and rows.
 #[derive(Clone, Debug)]
 struct Classes {
     weight: [f64; CLASSES],
-    dists: Vec<[LaneDist; 3]>,
-    /// Rows of the front's 3-card values and the middle's and back's 5-card values, in the
-    /// order of [`Slot::row`].
-    rows: [Vec<ClassRow>; 3],
+    /// Indexed by [`Ties`]; only `Drawn` unless the rules give ties to the banker.
+    rows: Vec<ClassRows>,
 }
 
-impl Classes {
-    fn row(&self, lane: Lane, v: HandValue) -> ClassRow {
-        let mut r = ClassRow::default();
-        for k in 0..CLASSES {
-            let d = &self.dists[k][lane as usize];
-            if d.is_empty() {
-                continue;
-            }
-            let (b, t, a) = d.lookup(v);
-            r.w[k] = b as f32;
-            r.l[k] = (1.0 - b - t).max(0.0) as f32;
-            r.u[k] = a as f32;
+/// One lane's class row of `v` from the classes' distributions.
+fn class_row(
+    dists: &[[LaneDist; 3]],
+    weight: &[f64; CLASSES],
+    lane: Lane,
+    v: HandValue,
+    ties: Ties,
+    rules: &Rules,
+) -> ClassRow {
+    let mut r = ClassRow::default();
+    let units = rules.lane_value(lane, v.category()) as f64;
+    for (k, d) in dists.iter().enumerate() {
+        let d = &d[lane as usize];
+        if d.is_empty() {
+            continue;
         }
-        r
+        let (mut w, t, mut u) = d.lookup(v);
+        let mut l = (1.0 - w - t).max(0.0);
+        match ties {
+            Ties::Drawn => {}
+            Ties::Mine => w += t,
+            Ties::Theirs => {
+                l += t;
+                u += t * units;
+            }
+        }
+        let p = if lane == Lane::Front { weight[k] } else { 1.0 };
+        r.w[k] = (w * p) as f32;
+        r.l[k] = (l * p) as f32;
+        r.u[k] = (u * p) as f32;
     }
+    r
 }
 
 /// Opponent lane-value distribution of one lane.
@@ -300,19 +329,27 @@ impl LaneTables {
                 .map(|c| c[0].iter().map(|p| p.1 as f64).sum())
                 .collect();
             let total = hands.iter().sum::<f64>().max(1.0);
+            let weight: [f64; CLASSES] = std::array::from_fn(|k| hands[k] / total);
             let (five, three) = values_by_size(rules.deck, rules.wheel);
-            let mut c = Classes {
-                weight: std::array::from_fn(|k| hands[k] / total),
-                dists,
-                rows: Default::default(),
+            let variants: &[Ties] = if rules.mode == Mode::Banker && rules.banker_wins_ties {
+                &[Ties::Drawn, Ties::Mine, Ties::Theirs]
+            } else {
+                &[Ties::Drawn]
             };
-            c.rows = std::array::from_fn(|i| {
-                let of = if i == 0 { &three } else { &five };
-                of.iter()
-                    .map(|&v| c.row(Lane::ALL[i], HandValue(v)))
-                    .collect()
-            });
-            (Box::new(c), five, three)
+            let rows = variants
+                .iter()
+                .map(|&ties| {
+                    std::array::from_fn(|i| {
+                        let of = if i == 0 { &three } else { &five };
+                        of.iter()
+                            .map(|&v| {
+                                class_row(&dists, &weight, Lane::ALL[i], HandValue(v), ties, rules)
+                            })
+                            .collect()
+                    })
+                })
+                .collect();
+            (Box::new(Classes { weight, rows }), five, three)
         });
         let mut values: Vec<u32> = lanes
             .iter()
@@ -368,14 +405,10 @@ impl LaneTables {
         self.classes.as_ref().map(|c| c.weight)
     }
 
-    /// The class row of `v` in `lane`; `None` without classes.
-    #[inline]
-    pub fn class_row(&self, lane: Lane, v: HandValue) -> Option<ClassRow> {
-        let c = self.classes.as_ref()?;
-        let row = self
-            .slot(v)
-            .and_then(|s| c.rows[lane as usize].get(s.row as usize));
-        Some(row.copied().unwrap_or_else(|| c.row(lane, v)))
+    /// The class rows with drawn lanes taken as `ties` says; `None` without classes (or
+    /// for a `ties` variant the rules do not use).
+    pub fn class_rows(&self, ties: Ties) -> Option<&ClassRows> {
+        self.classes.as_ref()?.rows.get(ties as usize)
     }
 
     /// The slot of `v` (one hash probe), if it has one.
@@ -403,14 +436,24 @@ impl LaneTables {
     /// search.
     #[inline]
     pub fn lookup(&self, lane: Lane, v: HandValue) -> (f64, f64, f64) {
+        self.lookup_row(lane, v).0
+    }
+
+    /// [`LaneTables::lookup`] and the value's index in the lane's [`ClassRows`]
+    /// (`u32::MAX` when it has none).
+    #[inline]
+    pub fn lookup_row(&self, lane: Lane, v: HandValue) -> ((f64, f64, f64), u32) {
         if let Some(slot) = self.slot(v) {
             let [b, t, a] = slot.lanes[lane as usize];
-            return (b as f64, t as f64, a as f64);
+            return ((b as f64, t as f64, a as f64), slot.row);
         }
         // Rounded as the slots are, so that every value's features share one precision and
         // stay in value order (rounding to nearest never reverses an order).
         let (b, t, a) = self.lanes[lane as usize].lookup(v);
-        (b as f32 as f64, t as f32 as f64, a as f32 as f64)
+        (
+            (b as f32 as f64, t as f32 as f64, a as f32 as f64),
+            u32::MAX,
+        )
     }
 }
 

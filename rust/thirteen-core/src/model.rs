@@ -17,7 +17,7 @@
 
 use crate::error::Lane;
 use crate::eval::HandValue;
-use crate::lanes::{LaneTables, CLASSES};
+use crate::lanes::{ClassRow, ClassRows, LaneTables, Ties, CLASSES};
 use crate::rules::{BonusKind, Mode, Rules};
 
 /// The seat a hand is solved for.
@@ -56,11 +56,8 @@ pub(crate) struct Feat {
     pub(crate) gain: f64,
     /// Expected units paid in this lane when it is lost.
     pub(crate) paid: f64,
-    /// Per class of the opponent's arrangement: P(win), P(lose) and the expected units paid
-    /// in this lane when lost (0 when won); the front's carry the class weights.
-    pub(crate) cw: [f32; CLASSES],
-    pub(crate) cl: [f32; CLASSES],
-    pub(crate) cu: [f32; CLASSES],
+    /// The value's row in the lane's class rows ([`LaneTables::class_rows`]).
+    pub(crate) row: u32,
 }
 
 pub(crate) fn features(
@@ -82,7 +79,7 @@ pub(crate) fn features(
             ..Feat::default()
         };
     }
-    let (mut w, mut t, above) = tables.lookup(lane, value);
+    let ((mut w, mut t, above), row) = tables.lookup_row(lane, value);
     let mut l = (1.0 - w - t).max(0.0);
     let mut lose_units = above;
     if rules.mode == Mode::Banker && rules.banker_wins_ties {
@@ -98,40 +95,15 @@ pub(crate) fn features(
         }
         t = 0.0;
     }
-    let mut f = Feat {
+    Feat {
         w,
         l,
         t,
         units,
         gain: w * units - lose_units,
         paid: if l > 0.0 { lose_units / l } else { 0.0 },
-        ..Feat::default()
-    };
-    if let (Some(row), Some(weight)) = (tables.class_row(lane, value), tables.class_weights()) {
-        for (k, &share) in weight.iter().enumerate() {
-            let (mut w, mut l, mut u) = (row.w[k], row.l[k], row.u[k]);
-            if rules.mode == Mode::Banker && rules.banker_wins_ties {
-                let t = (1.0 - w - l).max(0.0);
-                match role {
-                    Role::Banker => w += t,
-                    Role::Player => {
-                        l += t;
-                        u += t * units as f32;
-                    }
-                }
-            }
-            // The class weights ride on the front's numbers, once per product.
-            let p = if lane == Lane::Front {
-                share as f32
-            } else {
-                1.0
-            };
-            f.cw[k] = w * p;
-            f.cl[k] = l * p;
-            f.cu[k] = u * p;
-        }
+        row,
     }
-    f
 }
 
 /// Sixteen non-negative terms added in a fixed tree order (monotone under rounding).
@@ -148,15 +120,15 @@ fn sum16(x: &[f32; CLASSES]) -> f64 {
 /// Under the class mixture: P(win all three lanes), P(lose all three) and the expected
 /// units the opponent collects over the three lanes when it wins all three.
 #[inline]
-fn joint(f: &Feat, m: &Feat, b: &Feat) -> (f64, f64, f64) {
+fn joint(f: &ClassRow, m: &ClassRow, b: &ClassRow) -> (f64, f64, f64) {
     let mut pw = [0f32; CLASSES];
     let mut pl = [0f32; CLASSES];
     let mut lost = [0f32; CLASSES];
     for k in 0..CLASSES {
-        pw[k] = f.cw[k] * m.cw[k] * b.cw[k];
-        let ml = m.cl[k] * b.cl[k];
-        pl[k] = f.cl[k] * ml;
-        lost[k] = f.cu[k] * ml + f.cl[k] * (m.cu[k] * b.cl[k] + m.cl[k] * b.cu[k]);
+        pw[k] = f.w[k] * m.w[k] * b.w[k];
+        let ml = m.l[k] * b.l[k];
+        pl[k] = f.l[k] * ml;
+        lost[k] = f.u[k] * ml + f.l[k] * (m.u[k] * b.l[k] + m.l[k] * b.u[k]);
     }
     (sum16(&pw), sum16(&pl), sum16(&lost))
 }
@@ -190,16 +162,32 @@ pub(crate) struct Scorer<'a> {
     k: f64,
     hr_opponents: i32,
     home_run: bool,
-    /// Whether the tables hold classes (the joint events are then priced by [`joint`]).
-    mixed: bool,
+    /// The tables' class rows for this seat, when they have classes (the joint events are
+    /// then priced by [`joint`]).
+    rows: Option<&'a ClassRows>,
 }
 
+/// A row of zeros, for a value without a class row (no lane of the rules' deck has one).
+static NO_ROW: ClassRow = ClassRow {
+    w: [0.0; CLASSES],
+    l: [0.0; CLASSES],
+    u: [0.0; CLASSES],
+};
+
 impl<'a> Scorer<'a> {
-    pub(crate) fn new(rules: &'a Rules, ctx: Context, tables: &LaneTables) -> Self {
+    pub(crate) fn new(rules: &'a Rules, ctx: Context, tables: &'a LaneTables) -> Self {
         let k = ctx.opponents_met(rules);
+        let ties = match (
+            rules.mode == Mode::Banker && rules.banker_wins_ties,
+            ctx.role,
+        ) {
+            (false, _) => Ties::Drawn,
+            (true, Role::Banker) => Ties::Mine,
+            (true, Role::Player) => Ties::Theirs,
+        };
         Scorer {
             rules,
-            mixed: tables.has_classes(),
+            rows: tables.class_rows(ties),
             k: k as f64,
             hr_opponents: k as i32,
             home_run: rules.home_run.0 != BonusKind::None
@@ -214,8 +202,9 @@ impl<'a> Scorer<'a> {
         let r = self.rules;
         let mut per = f.gain + m.gain + b.gain;
         // Without classes, `lost_all` is the sum of the lanes' expected units paid when lost.
-        let (pw, pl, lost_all) = if self.mixed {
-            joint(f, m, b)
+        let (pw, pl, lost_all) = if let Some(rows) = self.rows {
+            let row = |lane: usize, r: u32| rows[lane].get(r as usize).unwrap_or(&NO_ROW);
+            joint(row(0, f.row), row(1, m.row), row(2, b.row))
         } else {
             (f.w * m.w * b.w, f.l * m.l * b.l, f.paid + m.paid + b.paid)
         };
@@ -230,7 +219,7 @@ impl<'a> Scorer<'a> {
             BonusKind::Double => {
                 let mb = r.majority_bonus as f64;
                 per += pw * scoop_win
-                    - if self.mixed {
+                    - if self.rows.is_some() {
                         lost_all + pl * mb
                     } else {
                         pl * (lost_all + mb)

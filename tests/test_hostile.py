@@ -432,7 +432,9 @@ SPECS: List[Tuple[str, Callable[..., Any], List[Any], Dict[str, Any], Any]] = [
             )
         ]
         * 3,
-        {},
+        {"classes": either(st.none() | st.lists(st.fixed_dictionaries(
+            {lane: st.lists(st.tuples(st.integers(0, 2**32 - 1), st.integers(0, 10**6)), max_size=2)
+             for lane in ("front", "middle", "back")}), min_size=15, max_size=17))},
         None,
     ),
     (

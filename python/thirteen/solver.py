@@ -7,7 +7,9 @@ Strategies (``strategy=``):
   table of ``players``, from per-lane win-probability tables built by self-play
   (:func:`lane_tables`) and the rule set's scoring: lane values, scoop (打枪), home run
   (全垒打), majority bonus; a held special (报到) is declared when its units beat the best
-  split.
+  split. The events that need all three lanes (a scoop won or lost, a home run) are priced
+  over 16 classes of the opponent's arrangement (its front and middle): the lanes of one
+  hand are not independent, a strong front is often bought with a weak middle.
 * ``"mc"``: Monte Carlo over the unseen cards: ``samples`` deals of the opponents' hands, each
   opponent arranged by ``ev``; the best ``ev`` candidates are settled exactly under the rules
   against every sample (in parallel, seeded); the best mean wins.

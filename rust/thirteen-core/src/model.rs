@@ -185,15 +185,18 @@ impl<'a> Scorer<'a> {
             (true, Role::Banker) => Ties::Mine,
             (true, Role::Player) => Ties::Theirs,
         };
+        let home_run = rules.home_run.0 != BonusKind::None
+            && ctx.players >= rules.home_run.2 as usize
+            && (rules.mode == Mode::AllPairs || ctx.role == Role::Banker)
+            && k >= 1;
+        // Only a scoop or a home run needs the joint events.
+        let joint = rules.scoop.0 != BonusKind::None || home_run;
         Scorer {
             rules,
-            rows: tables.class_rows(ties),
+            rows: tables.class_rows(ties).filter(|_| joint),
             k: k as f64,
             hr_opponents: k as i32,
-            home_run: rules.home_run.0 != BonusKind::None
-                && ctx.players >= rules.home_run.2 as usize
-                && (rules.mode == Mode::AllPairs || ctx.role == Role::Banker)
-                && k >= 1,
+            home_run,
         }
     }
 

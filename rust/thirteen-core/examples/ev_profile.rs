@@ -75,6 +75,12 @@ fn main() {
                 c
             }
         };
+        // LANES_ONLY=1: the model without classes, for comparison.
+        let counts = if env("LANES_ONLY", 0) == 1 {
+            LaneCounts::of_lanes(counts.lanes)
+        } else {
+            counts
+        };
         let tables = LaneTables::from_counts(&counts, &rules);
         let ctx = Context {
             players: 4,

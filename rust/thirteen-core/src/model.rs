@@ -117,18 +117,23 @@ fn sum16(x: &[f32; CLASSES]) -> f64 {
     ((q[0] + q[2]) + (q[1] + q[3])) as f64
 }
 
-/// Under the class mixture: P(win all three lanes), P(lose all three) and the expected
-/// units the opponent collects over the three lanes when it wins all three.
+/// Under the class mixture: P(win all three lanes), P(lose all three) and, with `paid`, the
+/// expected units the opponent collects over the three lanes when it wins all three (0
+/// without: only a doubled scoop pays them again).
 #[inline]
-fn joint(f: &ClassRow, m: &ClassRow, b: &ClassRow) -> (f64, f64, f64) {
+fn joint(f: &ClassRow, m: &ClassRow, b: &ClassRow, paid: bool) -> (f64, f64, f64) {
     let mut pw = [0f32; CLASSES];
     let mut pl = [0f32; CLASSES];
-    let mut lost = [0f32; CLASSES];
     for k in 0..CLASSES {
         pw[k] = f.w[k] * m.w[k] * b.w[k];
-        let ml = m.l[k] * b.l[k];
-        pl[k] = f.l[k] * ml;
-        lost[k] = f.u[k] * ml + f.l[k] * (m.u[k] * b.l[k] + m.l[k] * b.u[k]);
+        pl[k] = f.l[k] * m.l[k] * b.l[k];
+    }
+    let mut lost = [0f32; CLASSES];
+    if paid {
+        for (k, x) in lost.iter_mut().enumerate() {
+            let ml = m.l[k] * b.l[k];
+            *x = f.u[k] * ml + f.l[k] * (m.u[k] * b.l[k] + m.l[k] * b.u[k]);
+        }
     }
     (sum16(&pw), sum16(&pl), sum16(&lost))
 }
@@ -207,7 +212,8 @@ impl<'a> Scorer<'a> {
         // Without classes, `lost_all` is the sum of the lanes' expected units paid when lost.
         let (pw, pl, lost_all) = if let Some(rows) = self.rows {
             let row = |lane: usize, r: u32| rows[lane].get(r as usize).unwrap_or(&NO_ROW);
-            joint(row(0, f.row), row(1, m.row), row(2, b.row))
+            let paid = r.scoop.0 == BonusKind::Double;
+            joint(row(0, f.row), row(1, m.row), row(2, b.row), paid)
         } else {
             (f.w * m.w * b.w, f.l * m.l * b.l, f.paid + m.paid + b.paid)
         };

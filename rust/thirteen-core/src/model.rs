@@ -342,18 +342,24 @@ mod tests {
         // A scoop bonus of 6: 1.5 + 6 × (3/4 − 1/4) = 4.5; independent 1.5 + 6 × 26/64.
         // A doubled scoop (three lanes of 1 won or lost again): 1.5 + 3 × 3/4 − 3 × 1/4 = 3;
         // independent 1.5 + 3 × 27/64 − 3 × 1/64 = 2.71875.
-        for (scoop, mixed, lanes_only) in [
-            ((BonusKind::Bonus, 6), 4.5, 1.5 + 2.4375),
-            ((BonusKind::Double, 0), 3.0, 2.71875),
+        // A majority bonus of 1 (no scoop) stays priced with lanes independent (the mixture
+        // measured no gain heads-up, at 1.65× the time): two lanes or more of three won with
+        // P 54/64 and lost with 10/64: 1.5 + 44/64 = 2.1875 either way.
+        for (scoop, majority, mixed, lanes_only) in [
+            ((BonusKind::Bonus, 6), 0, 4.5, 1.5 + 2.4375),
+            ((BonusKind::Double, 0), 0, 3.0, 2.71875),
+            ((BonusKind::None, 0), 1, 2.1875, 2.1875),
         ] {
             let rules = Rules {
                 scoop,
+                majority_bonus: majority,
                 ..Rules::default()
             };
-            assert!((expected(&rules, true) - mixed).abs() < 1e-6, "{scoop:?}");
+            let (got, lanes) = (expected(&rules, true), expected(&rules, false));
+            assert!((got - mixed).abs() < 1e-6, "{scoop:?} {majority}: {got}");
             assert!(
-                (expected(&rules, false) - lanes_only).abs() < 1e-6,
-                "{scoop:?}"
+                (lanes - lanes_only).abs() < 1e-6,
+                "{scoop:?} {majority}: {lanes}"
             );
         }
     }

@@ -21,7 +21,7 @@ import platform
 import random
 import sys
 import time
-from typing import Any, Callable, List, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -45,10 +45,19 @@ def deal_codes(rng: np.random.Generator, rules: RuleSet, deals: int, players: in
     return out
 
 
-def batch_plays(hands: np.ndarray, rules: RuleSet, strategy: str) -> List[Play]:
-    """Plays of many hands with ``ev`` or ``greedy`` (solved in parallel in the core)."""
+def batch_plays(
+    hands: np.ndarray,
+    rules: RuleSet,
+    strategy: str,
+    players: int = 4,
+    tables: Optional[thirteen.LaneTables] = None,
+) -> List[Play]:
+    """Plays of many hands with ``ev`` or ``greedy`` (solved in parallel in the core), on the
+    rule set's tables or ``tables``."""
     flat = hands.reshape(-1, hands.shape[-1])
-    arranged, specials = thirteen.solve_batch(flat, rules, players=4, strategy=strategy)
+    arranged, specials = thirteen.solve_batch(
+        flat, rules, players=players, strategy=strategy, tables=tables
+    )
     plays: List[Play] = []
     for row, special in zip(arranged, specials):
         cards = [thirteen.Card.from_code(int(c)) for c in row]

@@ -203,7 +203,13 @@ def test_ctrl_c_exits_130_quietly() -> None:
         assert chunk, seen
         seen += chunk
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    # Wait with stdin still open: closing it (as communicate() does) could let the prompt
+    # read end-of-input before the signal lands on a loaded machine, and play on.
+    proc.wait(timeout=60)
+    assert proc.stdin is not None and proc.stderr is not None
+    err = proc.stderr.read()
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        stream.close()
     assert proc.returncode == 130
     assert b"Traceback" not in err and b"KeyboardInterrupt" not in err
 

@@ -3,9 +3,11 @@
 For each preset: the CPU time of ``solve(hand, strategy="ev")`` per hand against the CPU time
 of evaluating that hand's 1,573 lane subsets (1,287 fives + 286 threes) with
 ``evaluate_batch`` in the same process: median, p90, p99 and worst, and their ratio. Also the
-16-card ``kaixin-extra`` distribution, ``mc`` with 1,000 samples (4 and 2 players, CPU time of
-the process, which includes every worker thread), and ``solve_batch`` with 1 and 2 threads
-(wall time, in subprocesses with ``RAYON_NUM_THREADS``).
+16-card ``kaixin-extra`` distribution; what pricing scoops over the classes of the opponent's
+arrangement costs (the shipped tables against the same tables without classes); ``mc`` with
+1,000 samples (4 and 2 players, CPU time of the process, which includes every worker
+thread); and ``solve_batch`` with 1 and 2 threads (wall time, in subprocesses with
+``RAYON_NUM_THREADS``).
 
 Usage::
 
@@ -81,6 +83,22 @@ def ev_vs_eval(name: str, n: int) -> str:
     return line
 
 
+def classes_cost(name: str, n: int) -> str:
+    """``ev``'s mean CPU time with the shipped tables over the same tables without classes
+    (scoops priced with lanes independent), hand by hand in turn."""
+    rules = RuleSet.preset(name)
+    mixed = thirteen.lane_tables(rules, 4)
+    c = mixed.counts()
+    lanes = thirteen.LaneTables.from_counts(rules, c["front"], c["middle"], c["back"])
+    spent = {"classes": 0.0, "lanes": 0.0}
+    for row in hands(rules, n, 4):
+        cards = [thirteen.Card.from_code(int(x)) for x in row]
+        for key, tables in (("classes", mixed), ("lanes", lanes)):
+            spent[key] += cpu(lambda: thirteen.solve(cards, rules, tables=tables), repeat=1)
+    return (f"ev {name} 4p, classes / lanes independent: {spent['classes'] / spent['lanes']:.2f}× "
+            f"mean CPU time ({spent['classes'] / n:.0f} / {spent['lanes'] / n:.0f} µs)")
+
+
 def mc_cost(name: str, players: int, n: int) -> float:
     rules = RuleSet.preset(name)
     times = []
@@ -118,6 +136,8 @@ def main(argv: Sequence[str] = ()) -> int:
     print("| --- | --- | --- | --- | --- | --- | --- |")
     for name in args.presets:
         print(ev_vs_eval(name, args.hands), flush=True)
+    for name in ("kaixin", "shisanzhang"):
+        print(classes_cost(name, args.hands), flush=True)
     if args.mc_hands:
         for players in (4, 2):
             ms = mc_cost("kaixin", players, args.mc_hands)

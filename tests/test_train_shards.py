@@ -74,6 +74,23 @@ def test_a_counting_callback_gives_the_local_tables() -> None:
     assert calls == [(0, True, True), (1, False, False), (2, False, False)]
 
 
+def test_classes_are_kept_only_when_every_iteration_brings_them() -> None:
+    # A callback that returns the lanes alone in some iteration: the classes of the others
+    # would not add up to the lanes, so the tables come out without classes (and load again).
+    def count(iteration: int, greedy: bool, tables: Optional[_core.LaneTables]) -> Counts:
+        got = counts(tables, iteration, greedy, 0, 20)
+        return got if iteration == 0 else {lane: got[lane] for lane in LANES}
+
+    t = _core.train(RULES, players=2, deals=20, iterations=3, tolerance=0.0, seed=5, count=count)
+    c = t.counts()
+    assert "classes" not in c and t.samples == 40 * (1 + 2 + 3)
+    assert _core.LaneTables.from_counts(RULES, c["front"], c["middle"], c["back"]).counts() == c
+    # Every iteration with classes: they are kept and add up to the lanes.
+    full = _core.train(RULES, players=2, deals=20, iterations=3, tolerance=0.0, seed=5,
+                       count=lambda it, greedy, tables: counts(tables, it, greedy, 0, 20)).counts()
+    assert len(full["classes"]) == 16 and added(full["classes"]) == {lane: full[lane] for lane in LANES}
+
+
 @pytest.mark.parametrize(
     "returned, error, message",
     [

@@ -267,7 +267,9 @@ pub fn train_with<E>(
     mut report: impl FnMut(&IterationReport) -> bool,
 ) -> Result<LaneCounts, E> {
     let mut avg: Maps = Default::default();
-    let mut avg_classes: Vec<Maps> = Vec::new();
+    // The classes' counts, kept only while every iteration that counted hands brought them
+    // (a `count` may return the lanes alone): else they would not add up to the lanes.
+    let mut avg_classes: Option<Vec<Maps>> = Some(Vec::new());
     let mut built: Option<LaneCounts> = warm.cloned();
     let mut tables = match warm {
         Some(c) => LaneTables::from_counts(c, rules),
@@ -295,14 +297,19 @@ pub fn train_with<E>(
         let before = avg.clone();
         let weight = it as u64 + 1;
         add_maps(&mut avg, &fresh, weight);
-        if avg_classes.len() < fresh_classes.len() {
-            avg_classes.resize_with(fresh_classes.len(), Default::default);
+        if hands > 0 && fresh_classes.len() != CLASSES {
+            avg_classes = None;
         }
-        for (to, from) in avg_classes.iter_mut().zip(&fresh_classes) {
-            add_maps(to, from, weight);
+        if let Some(avg_classes) = avg_classes.as_mut() {
+            if avg_classes.len() < fresh_classes.len() {
+                avg_classes.resize_with(fresh_classes.len(), Default::default);
+            }
+            for (to, from) in avg_classes.iter_mut().zip(&fresh_classes) {
+                add_maps(to, from, weight);
+            }
         }
         let change = if it == 0 { 1.0 } else { ks3(&avg, &before) };
-        let counts = to_counts(&avg, &avg_classes);
+        let counts = to_counts(&avg, avg_classes.as_deref().unwrap_or_default());
         tables = LaneTables::from_counts(&counts, rules);
         built = Some(counts);
         let go_on = report(&IterationReport {
@@ -315,7 +322,7 @@ pub fn train_with<E>(
             break;
         }
     }
-    Ok(to_counts(&avg, &avg_classes))
+    Ok(to_counts(&avg, avg_classes.as_deref().unwrap_or_default()))
 }
 
 /// Self-play tables as [`train`] makes them, running every one of `iterations` (kept for

@@ -9,7 +9,7 @@ import random
 import subprocess
 import sys
 import warnings
-from typing import Dict, List, Tuple
+from typing import Any, Dict, List, Tuple
 
 import pytest
 
@@ -189,12 +189,26 @@ def test_shipped_tables_hold_classes_that_add_up_to_the_lanes() -> None:
             assert len(tables.counts()["classes"]) == 16
 
 
+def test_a_table_file_without_classes_still_loads() -> None:
+    # An earlier release's file holds the lanes only: it loads, and prices with lanes independent.
+    ts = store.shipped()["kaixin"]
+    bare = TableSet(key=ts.key, sizes=tuple(
+        store.SizeTables(players=s.players, counts={lane: s.counts[lane] for lane in ("front", "middle", "back")},
+                         log=s.log) for s in ts.sizes), settings=ts.settings, name=ts.name)
+    again = TableSet.from_bytes(bare.to_bytes())
+    tables = again.lane_tables(RuleSet.preset("kaixin"), 4)
+    assert "classes" not in tables.counts()
+    assert tables.counts()["back"] == ts.lane_tables(RuleSet.preset("kaixin"), 4).counts()["back"]
+    hand = "2s 2h 5d 7c 9s Jh Kd 3c 6s 8h Td Qc 4d"  # no special
+    assert thirteen.solve(hand, RuleSet.preset("kaixin"), tables=tables).arrangement is not None
+
+
 def test_class_counts_are_checked() -> None:
     pair, high = thirteen.evaluate("Ah Ad 3c").value, thirteen.evaluate("Kh 9d 3c").value
     five = thirteen.evaluate("2s 2h 3d 3c 9s").value
     lanes = ([(pair, 1), (high, 1)], [(five, 2)], [(five, 2)])
     empty: Dict[str, List[Tuple[int, int]]] = {"front": [], "middle": [], "back": []}
-    classes = [dict(empty) for _ in range(16)]
+    classes: List[Any] = [dict(empty) for _ in range(16)]
     classes[8] = {"front": [(pair, 1)], "middle": [(five, 1)], "back": [(five, 1)]}
     classes[1] = {"front": [(high, 1)], "middle": [(five, 1)], "back": [(five, 1)]}
     t = thirteen.LaneTables.from_counts(None, *lanes, classes)

@@ -190,26 +190,31 @@ def test_play_interactive_end_of_input_lets_the_engine_play() -> None:
 
 
 def test_ctrl_c_exits_130_quietly() -> None:
+    # The core's worker threads block SIGINT, so Ctrl-C reaches the main thread even while it
+    # waits at the prompt (a worker taking it once left the prompt asleep).
     proc = subprocess.Popen(
         [sys.executable, "-m", "thirteen", "play", "--seed", "2026", "--interactive"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
-    assert proc.stdout is not None
-    seen = b""
-    deadline = time.monotonic() + 120
-    while b"front | middle | back:" not in seen:  # the prompt is waiting for input
-        assert time.monotonic() < deadline, seen
-        chunk = os.read(proc.stdout.fileno(), 4096)
-        assert chunk, seen
-        seen += chunk
-    proc.send_signal(signal.SIGINT)
-    # Wait with stdin still open: closing it (as communicate() does) could let the prompt
-    # read end-of-input before the signal lands on a loaded machine, and play on.
-    proc.wait(timeout=60)
-    assert proc.stdin is not None and proc.stderr is not None
-    err = proc.stderr.read()
-    for stream in (proc.stdin, proc.stdout, proc.stderr):
-        stream.close()
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    try:
+        seen = b""
+        deadline = time.monotonic() + 120
+        while b"front | middle | back:" not in seen:  # the prompt is waiting for input
+            assert time.monotonic() < deadline, seen
+            chunk = os.read(proc.stdout.fileno(), 4096)
+            assert chunk, seen
+            seen += chunk
+        proc.send_signal(signal.SIGINT)
+        # Wait with stdin still open: end-of-input would end the prompt without the signal.
+        proc.wait(timeout=60)
+        err = proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            stream.close()
     assert proc.returncode == 130
     assert b"Traceback" not in err and b"KeyboardInterrupt" not in err
 
@@ -358,3 +363,27 @@ def test_an_argument_that_is_not_utf8_names_the_card() -> None:
     assert r.returncode == 2
     assert "bad card token" in r.stderr and "position 12" in r.stderr
     assert "codec" not in r.stderr and "Traceback" not in r.stderr
+
+
+def test_core_worker_threads_block_sigint_and_sigterm() -> None:
+    # Linux shows each thread's blocked signals in /proc: after a parallel solve, the core's
+    # worker threads block SIGINT (2) and SIGTERM (15), and the main thread blocks neither.
+    code = (
+        "import glob, os, numpy as np, thirteen\n"
+        "r = thirteen.RuleSet.preset('kaixin')\n"
+        "d = np.array([c.code for c in thirteen.deck(r)], np.uint8)\n"
+        "thirteen.solve_batch(np.stack([d[:13]] * 64), r)\n"
+        "for t in sorted(glob.glob(f'/proc/{os.getpid()}/task/*/status')):\n"
+        "    f = dict(l.split(':', 1) for l in open(t).read().splitlines() if ':' in l)\n"
+        "    print(int(t.split('/')[-2]) == os.getpid(), int(f['SigBlk'], 16))\n"
+    )
+    if not os.path.exists("/proc/self/task"):
+        pytest.skip("no /proc")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env=dict(os.environ, RAYON_NUM_THREADS="2"))
+    rows = [line.split() for line in out.stdout.splitlines()]
+    both = (1 << (signal.SIGINT - 1)) | (1 << (signal.SIGTERM - 1))
+    main = [int(m) for is_main, m in rows if is_main == "True"]
+    blocking = [int(m) for is_main, m in rows if is_main == "False" and int(m) & both == both]
+    assert main and main[0] & both == 0
+    assert len(blocking) == 2  # the two workers

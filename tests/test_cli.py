@@ -192,9 +192,12 @@ def test_play_interactive_end_of_input_lets_the_engine_play() -> None:
 def test_ctrl_c_exits_130_quietly() -> None:
     # The core's worker threads block SIGINT, so Ctrl-C reaches the main thread even while it
     # waits at the prompt (a worker taking it once left the prompt asleep).
+    # A shell's background job starts with SIGINT ignored, and a child inherits that (as a
+    # CI runner may): give the command the disposition a terminal gives it.
     proc = subprocess.Popen(
         [sys.executable, "-m", "thirteen", "play", "--seed", "2026", "--interactive"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     try:

@@ -120,6 +120,7 @@ fn main() {
         for s in splits.iter().cycle().take(splits.len() * repeat) {
             search(s, &mut stats);
         }
+        let t_search = t1.elapsed().as_secs_f64() / (hands.len() * repeat) as f64;
         // Per hand: CPU time and what was searched, slowest last.
         let mut per: Vec<(f64, SearchStats)> = splits
             .iter()
@@ -158,7 +159,6 @@ fn main() {
                 st.scored
             );
         }
-        let t_search = t1.elapsed().as_secs_f64() / (hands.len() * repeat) as f64;
         let n = hands.len() as f64;
         let t2 = Instant::now();
         let mut sink = 0u64;

@@ -2,6 +2,10 @@
 //! a counting sort on the value's top bits (the category and the highest deciding ranks),
 //! each bucket sorted only when a reader first reaches it. Each entry packs the value, the
 //! subset's position mask and its index, so a walk reads one word per subset.
+//!
+//! For the search's bounds, [`Falling::first_missing`] finds the first subset from a place
+//! on that misses a set of positions: per 64 places, one bitset per position of the subsets
+//! holding it (built when first read), so 64 places are tested with a few word operations.
 
 use crate::eval::HandValue;
 
@@ -21,7 +25,14 @@ pub(crate) struct Falling {
     /// `keys[..sorted]` is in order; `starts[next]` is the first bucket not sorted yet.
     sorted: usize,
     next: usize,
+    /// Per block of 64 places: for each position, which of the block's subsets hold it;
+    /// `holds[..built]` are up to date.
+    holds: Vec<[u64; POSITIONS]>,
+    built: usize,
 }
+
+/// Positions a subset's mask can hold.
+const POSITIONS: usize = 16;
 
 /// The value of an entry.
 #[inline]
@@ -49,6 +60,8 @@ impl Default for Falling {
             count: Box::new([0; BUCKETS]),
             sorted: 0,
             next: 0,
+            holds: Vec::new(),
+            built: 0,
         }
     }
 }
@@ -97,6 +110,7 @@ impl Falling {
         }
         self.sorted = 0;
         self.next = 0;
+        self.built = 0;
     }
 
     /// Number of subsets.
@@ -112,6 +126,58 @@ impl Falling {
             self.sort_to(q);
         }
         self.keys[q]
+    }
+
+    /// The first place in `from..until` whose subset holds none of the positions of `mask`,
+    /// else `until` (at most the number of subsets).
+    pub(crate) fn first_missing(&mut self, from: usize, until: usize, mask: u32) -> usize {
+        debug_assert!(until <= self.len());
+        let mut w = from / 64;
+        let mut below = (1u64 << (from % 64)) - 1;
+        while w * 64 < until {
+            if w >= self.built {
+                self.build(w);
+            }
+            let holds = &self.holds[w];
+            let mut hit = 0u64;
+            let mut bits = mask;
+            while bits != 0 {
+                hit |= holds[bits.trailing_zeros() as usize];
+                bits &= bits - 1;
+            }
+            let mut free = !hit & !below;
+            if until - w * 64 < 64 {
+                free &= (1 << (until - w * 64)) - 1;
+            }
+            if free != 0 {
+                return w * 64 + free.trailing_zeros() as usize;
+            }
+            below = 0;
+            w += 1;
+        }
+        until
+    }
+
+    /// Builds the position bitsets of the blocks up to `w`.
+    #[inline(never)]
+    fn build(&mut self, w: usize) {
+        if self.holds.len() <= w {
+            self.holds.resize(w + 1, [0; POSITIONS]);
+        }
+        while self.built <= w {
+            let b = self.built;
+            let mut holds = [0u64; POSITIONS];
+            let end = self.len().min(b * 64 + 64);
+            for q in b * 64..end {
+                let mut m = mask(self.at(q));
+                while m != 0 {
+                    holds[m.trailing_zeros() as usize] |= 1 << (q % 64);
+                    m &= m - 1;
+                }
+            }
+            self.holds[b] = holds;
+            self.built += 1;
+        }
     }
 
     /// Sorts the buckets up to the one holding place `q`.
@@ -170,6 +236,32 @@ mod tests {
             for q in 0..f.len() {
                 let k = f.at(q);
                 assert_eq!(mask(k), masks[index(k)]);
+            }
+        }
+    }
+
+    #[test]
+    fn finds_the_first_subset_missing_some_positions() {
+        // 200 subsets (four blocks of places), masks of a few positions each; every start
+        // and a spread of masks against a plain scan.
+        let values: Vec<HandValue> = (0..200u32).map(|i| HandValue((i * 7919) % 1000)).collect();
+        let masks: Vec<u32> = (0..200u32)
+            .map(|i| (1 << (i % 16)) | (1 << ((i * 5 + 3) % 16)) | (1 << ((i * 11) % 13)))
+            .collect();
+        let mut f = Falling::default();
+        for round in 0..2 {
+            f.fill(&values, &masks);
+            for from in (0..=f.len()).step_by(if round == 0 { 1 } else { 7 }) {
+                for until in [from, from + 1, from + 63, from + 64, from + 130, f.len()] {
+                    let until = until.min(f.len());
+                    for miss in [0u32, 1, 0b101, 0x00ff, 0x7ff0, 0xfffe, 0xffff] {
+                        let want = (from..until)
+                            .find(|&q| mask(f.at(q)) & miss == 0)
+                            .unwrap_or(until);
+                        let got = f.first_missing(from, until, miss);
+                        assert_eq!(got, want, "{from}..{until}, {miss:#x}");
+                    }
+                }
             }
         }
     }

@@ -10,12 +10,16 @@
 //!   middle, at most its back) and depends on `b`'s value only, so it falls as backs are
 //!   visited in falling value: the search stops at the first back whose `ub1` cannot beat
 //!   the `top`-th best split found;
-//! * with 13 cards, `ub2(b) = score(strongest front of the cards b leaves, strongest middle
-//!   ≤ b of them, b)` skips a back; both come from the walk's own order: the first five from
-//!   `b`'s value down that misses `b`, and the first front at most `b` that misses it;
+//! * with 13 cards, `ub2(b) = score(strongest front, strongest middle, b)` over the legal
+//!   splits of the cards `b` leaves skips a back. It is taken in two steps: first a looser
+//!   one from the walk's own order (the first five from `b`'s value down that misses `b`,
+//!   the first front from the front cap on that misses it, found 64 places at a time with
+//!   `Falling::first_missing`), then the exact one from the back's 56 (front, middle)
+//!   pairs ([`crate::split::rest_pairs`]) in one branch-free pass that also keeps the
+//!   legal pairs;
 //! * with 13 cards and one split asked for, only the back's Pareto frontier is scored: the
-//!   splits whose front and middle no other split of the back beats both at once, strongest
-//!   front first, until `score(front, strongest middle, b)` cannot beat the best found;
+//!   legal pairs whose front and middle no other pair beats both at once, strongest front
+//!   first, until `score(front, strongest middle, b)` cannot beat the best found;
 //! * with more than 13 cards, the middles come from the walk's order too, strongest first,
 //!   each with the strongest legal front of the cards left, until
 //!   `ub3(b, m) = score(strongest front left by b, m, b)` cannot beat the best found; with
@@ -263,8 +267,6 @@ pub fn best_splits(
             // first split is found, or below); with more, its middles come from the walk.
             let rest = all & !mb;
             let pairs = (n == 13).then(|| crate::split::rest_pairs(bi));
-            let mut top_front = usize::MAX;
-            let mut top_mid: Option<usize> = None;
             // Equal middle and back: the pair is met from both sides; keep one.
             let legal_mid = |mi: usize| v5[mi] < vb || (v5[mi] == vb && mi >= bi);
             let Some(pairs) = pairs else {
@@ -310,96 +312,93 @@ pub fn best_splits(
                 continue;
             };
             if prune && full {
-                // Bounds from the walk's order: the first five from this back's value down
-                // that misses the back is the strongest legal middle, and the first front at
-                // most the back that misses it the strongest front. A scan cut short bounds
-                // by the value where it stopped (everything after is at most that).
-                const SCAN: usize = 48;
-                let mut q = run_start;
-                while q < order.len() && q < run_start + SCAN {
-                    if q != at && falling::mask(order.at(q)) & mb == 0 {
-                        break;
-                    }
-                    q += 1;
-                }
-                if q == order.len() {
+                // A first `ub2`, from the walk's order: the strongest five from this back's
+                // value down that misses the back, and the strongest front from `cap` on that
+                // misses it (neither there: the back leaves no legal split). A search cut
+                // short bounds by the place where it stopped (all after are at most that).
+                const SCAN: usize = 64;
+                let q = order.first_missing(run_start, order.len().min(run_start + SCAN), mb);
+                let r = fronts.first_missing(cap, fronts.len().min(cap + SCAN), mb);
+                if q == order.len() || r == fronts.len() {
                     continue;
                 }
-                top_mid = Some(falling::index(order.at(q)));
-                let mut r = cap;
-                while r + 1 < fronts.len()
-                    && r < cap + SCAN
-                    && falling::mask(fronts.at(r)) & mb != 0
-                {
-                    r += 1;
-                }
-                top_front = falling::index(fronts.at(r));
-            } else {
-                for &(fi, mi) in pairs {
-                    let (fi, mi) = (fi as usize, mi as usize);
-                    if top_front == usize::MAX || v3[fi] > v3[top_front] {
-                        top_front = fi;
-                    }
-                    if legal_mid(mi) && top_mid.is_none_or(|t| v5[mi] > v5[t]) {
-                        top_mid = Some(mi);
-                    }
+                let (mi, fi) = (falling::index(order.at(q)), falling::index(fronts.at(r)));
+                if scorer.score(&lazy(fi, Lane::Front), &lazy(mi, Lane::Middle), &bf) <= floor {
+                    continue;
                 }
             }
-            let Some(top_mid) = top_mid else { continue };
+            // 13 cards: the back's 56 (front, middle) pairs. The legal ones are kept with
+            // their values, and the strongest legal front and middle found (`ub2`) in the
+            // same branch-free pass, each as `value << 8 | place + 1`.
+            let vbr = vb.raw();
+            let mut legal = [(0u32, 0u32, 0u16, 0u16); 56];
+            let mut k = 0;
+            let (mut kf, mut km) = (0u64, 0u64);
+            for &(fi, mi) in pairs {
+                let (vf, vm) = (v3[fi as usize].raw(), v5[mi as usize].raw());
+                let ok = ((vm < vbr) | ((vm == vbr) & (mi as usize >= bi))) & (vf <= vm);
+                let sel = (ok as u64).wrapping_neg();
+                legal[k] = (vf, vm, fi, mi);
+                kf = kf.max((((vf as u64) << 8) | (k as u64 + 1)) & sel);
+                km = km.max((((vm as u64) << 8) | (k as u64 + 1)) & sel);
+                k += ok as usize;
+            }
+            if k == 0 {
+                continue;
+            }
+            let legal = &legal[..k];
+            let pick = |key: u64| legal[(key & 0xff) as usize - 1];
+            let top_value = (km >> 8) as u32;
+            let top_mf = lazy(pick(km).3 as usize, Lane::Middle);
             if prune && full {
-                let ub2 = scorer.score(
-                    &lazy(top_front, Lane::Front),
-                    &lazy(top_mid, Lane::Middle),
-                    &bf,
-                );
+                let ub2 = scorer.score(&lazy(pick(kf).2 as usize, Lane::Front), &top_mf, &bf);
                 if ub2 <= floor {
                     continue;
                 }
             }
             stats.backs += 1;
-            {
-                if prune && top == 1 {
-                    // Only the splits no other split of this back beats in both front and
-                    // middle can be best (the score never falls as a lane's value rises).
-                    // Fronts in falling value, each with the middle of the cards left: a
-                    // split is kept when its middle beats every middle before it; once the
-                    // front with the strongest middle cannot beat the best found, no later
-                    // front can.
-                    let top_mf = lazy(top_mid, Lane::Middle);
-                    let mut high: Option<HandValue> = None;
-                    for r in cap..fronts.len() {
-                        let key = fronts.at(r);
-                        let (fi, fm) = (falling::index(key), falling::mask(key));
-                        if fm & mb != 0 {
-                            continue;
-                        }
-                        let mi = s.index[(rest & !fm) as usize] as usize;
-                        if !legal_mid(mi) || v3[fi] > v5[mi] || high.is_some_and(|h| v5[mi] <= h) {
-                            continue;
-                        }
-                        high = Some(v5[mi]);
-                        let ff = lazy(fi, Lane::Front);
-                        if scorer.score(&ff, &top_mf, &bf) <= floor {
-                            break;
-                        }
-                        stats.scored += 1;
-                        let e = scorer.score(&ff, &lazy(mi, Lane::Middle), &bf);
-                        offer((fi, mi, bi), e, &mut best, &mut floor);
-                        if v5[mi] == v5[top_mid] {
-                            break;
-                        }
+            if prune && top == 1 {
+                // Only the splits no other split of this back beats in both front and middle
+                // can be best (the score never falls as a lane's value rises): fronts in
+                // falling value (ties: higher index first), each kept when its middle beats
+                // every middle of a stronger front. Each pass finds the next one (keyed
+                // `value << 24 | index << 8 | place + 1`); once the front with the strongest
+                // middle cannot beat the best found, no later front can, and the strongest
+                // middle ends the frontier.
+                let mut high: Option<u32> = None;
+                loop {
+                    let mut next = 0u64;
+                    for (j, &(vf, vm, fi, _)) in legal.iter().enumerate() {
+                        let sel = (high.is_none_or(|h| vm > h) as u64).wrapping_neg();
+                        let key = ((vf as u64) << 24) | ((fi as u64) << 8) | (j as u64 + 1);
+                        next = next.max(key & sel);
                     }
-                    continue;
-                }
-                for &(fi, mi) in pairs {
-                    let (fi, mi) = (fi as usize, mi as usize);
-                    if !legal_mid(mi) || v3[fi] > v5[mi] {
-                        continue;
+                    if next == 0 {
+                        break;
+                    }
+                    let (_, vm, fi, mi) = pick(next);
+                    high = Some(vm);
+                    let ff = lazy(fi as usize, Lane::Front);
+                    if scorer.score(&ff, &top_mf, &bf) <= floor {
+                        break;
                     }
                     stats.scored += 1;
-                    let e = scorer.score(&lazy(fi, Lane::Front), &lazy(mi, Lane::Middle), &bf);
-                    offer((fi, mi, bi), e, &mut best, &mut floor);
+                    let e = scorer.score(&ff, &lazy(mi as usize, Lane::Middle), &bf);
+                    offer((fi as usize, mi as usize, bi), e, &mut best, &mut floor);
+                    if vm == top_value {
+                        break;
+                    }
                 }
+                continue;
+            }
+            for &(fi, mi) in pairs {
+                let (fi, mi) = (fi as usize, mi as usize);
+                if !legal_mid(mi) || v3[fi] > v5[mi] {
+                    continue;
+                }
+                stats.scored += 1;
+                let e = scorer.score(&lazy(fi, Lane::Front), &lazy(mi, Lane::Middle), &bf);
+                offer((fi, mi, bi), e, &mut best, &mut floor);
             }
         }
     });

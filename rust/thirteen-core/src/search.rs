@@ -9,10 +9,11 @@
 //!   middle beats it), bounds every split with that back (a legal front is at most its
 //!   middle, at most its back) and depends on `b`'s value only, so it falls as backs are
 //!   visited in falling value: the search stops at a back whose `ub1` cannot beat the
-//!   `top`-th best split found. It is checked at every eighth back only: stopping up to
-//!   seven backs late costs their `ub2` checks and changes no result (a back past one whose
-//!   `ub1` failed is only searched if its own bounds pass), where checking every back costs
-//!   a score each;
+//!   `top`-th best split found. With 13 cards it is checked at every eighth back only:
+//!   stopping up to seven backs late costs their `ub2` checks and changes no result (a back
+//!   past one whose `ub1` failed is only searched if its own bounds pass), where checking
+//!   every back costs a score each (with more cards a back costs more than a score, and
+//!   `ub1` is checked at each);
 //! * with 13 cards, `ub2(b) = score(strongest front, strongest middle, b)` over the legal
 //!   splits of the cards `b` leaves skips a back. It is taken in two steps: first a looser
 //!   one from the walk's own order (the first five from `b`'s value down that misses `b`,
@@ -100,7 +101,7 @@ fn strongest_front(s: &Subsets, v3: &[HandValue], left: u32, cap: HandValue) -> 
     best
 }
 
-/// `ub1` is checked at every this many places of the walk (see the module docs).
+/// With 13 cards, `ub1` is checked at every this many places of the walk (module docs).
 const UB1_EVERY: usize = 8;
 
 /// One candidate split with its expected units.
@@ -262,7 +263,7 @@ pub fn best_splits(
                 while cap + 1 < fronts.len() && falling::value(fronts.at(cap)) > mid_cap {
                     cap += 1;
                 }
-                if at % UB1_EVERY == 0 {
+                if n > 13 || at % UB1_EVERY == 0 {
                     let fc = lazy(falling::index(fronts.at(cap)), Lane::Front);
                     let mc = lazy(if vb.raw() <= d_value { bi } else { d_index }, Lane::Middle);
                     let ub1 = scorer.score(&fc, &mc, &bf);

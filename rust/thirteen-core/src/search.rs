@@ -20,7 +20,9 @@
 //!   the first front from the front cap on that misses it, found 64 places at a time with
 //!   `Falling::first_missing`), then the exact one from the back's 56 (front, middle)
 //!   pairs ([`crate::split::rest_pairs`]) in one branch-free pass that also keeps the
-//!   legal pairs;
+//!   legal pairs. A back whose first `ub2` would take a front and a middle no stronger than those of a
+//!   bound that failed at an earlier (no weaker) back is skipped without scoring: its bound
+//!   is at most that one (the last four failures are kept);
 //! * with 13 cards and one split asked for, only the back's Pareto frontier is scored: the
 //!   legal pairs whose front and middle no other pair beats both at once, strongest front
 //!   first, until `score(front, strongest middle, b)` cannot beat the best found;
@@ -248,6 +250,11 @@ pub fn best_splits(
             (falling::index(key), falling::value(key))
         };
         let mut run_start = 0;
+        // The (front, middle) values of the last few backs whose bound failed: a later back
+        // (no stronger) whose bound's front and middle are no stronger fails too.
+        const FAILED: usize = 4;
+        let mut failed = [(0u32, 0u32); FAILED];
+        let mut n_failed = 0usize;
         for at in 0..order.len() {
             let key = order.at(at);
             let bi = falling::index(key);
@@ -257,7 +264,6 @@ pub fn best_splits(
             }
             let full = best.len() == top;
             stats.visited += 1;
-            let bf = lazy(bi, Lane::Back);
             if prune && full {
                 let mid_cap = vb.raw().min(d_value);
                 while cap + 1 < fronts.len() && falling::value(fronts.at(cap)) > mid_cap {
@@ -266,7 +272,7 @@ pub fn best_splits(
                 if n > 13 || at % UB1_EVERY == 0 {
                     let fc = lazy(falling::index(fronts.at(cap)), Lane::Front);
                     let mc = lazy(if vb.raw() <= d_value { bi } else { d_index }, Lane::Middle);
-                    let ub1 = scorer.score(&fc, &mc, &bf);
+                    let ub1 = scorer.score(&fc, &mc, &lazy(bi, Lane::Back));
                     if ub1 <= floor {
                         break;
                     }
@@ -279,6 +285,7 @@ pub fn best_splits(
             // Equal middle and back: the pair is met from both sides; keep one.
             let legal_mid = |mi: usize| v5[mi] < vb || (v5[mi] == vb && mi >= bi);
             let Some(pairs) = pairs else {
+                let bf = lazy(bi, Lane::Back);
                 // More than 13 cards: the middles in the walk's order from this back's value
                 // down, each with the strongest legal front of the cards left, until the
                 // strongest front the back leaves cannot lift a middle past the best found
@@ -331,11 +338,23 @@ pub fn best_splits(
                 if q == order.len() || r == fronts.len() {
                     continue;
                 }
-                let (mi, fi) = (falling::index(order.at(q)), falling::index(fronts.at(r)));
+                let (kq, kr) = (order.at(q), fronts.at(r));
+                let (vq, vr) = (falling::value(kq), falling::value(kr));
+                if failed[..n_failed.min(FAILED)]
+                    .iter()
+                    .any(|&(f, m)| vr <= f && vq <= m)
+                {
+                    continue;
+                }
+                let (mi, fi) = (falling::index(kq), falling::index(kr));
+                let bf = lazy(bi, Lane::Back);
                 if scorer.score(&lazy(fi, Lane::Front), &lazy(mi, Lane::Middle), &bf) <= floor {
+                    failed[n_failed % FAILED] = (vr, vq);
+                    n_failed += 1;
                     continue;
                 }
             }
+            let bf = lazy(bi, Lane::Back);
             // 13 cards: the back's 56 (front, middle) pairs. The legal ones are kept with
             // their values, and the strongest legal front and middle found (`ub2`) in the
             // same branch-free pass, each as `value << 8 | place + 1`.
@@ -362,6 +381,8 @@ pub fn best_splits(
             if prune && full {
                 let ub2 = scorer.score(&lazy(pick(kf).2 as usize, Lane::Front), &top_mf, &bf);
                 if ub2 <= floor {
+                    failed[n_failed % FAILED] = ((kf >> 8) as u32, top_value);
+                    n_failed += 1;
                     continue;
                 }
             }

@@ -20,9 +20,9 @@
 //!   the first front from the front cap on that misses it, found 64 places at a time with
 //!   `Falling::first_missing`), then the exact one from the back's 56 (front, middle)
 //!   pairs ([`crate::split::rest_pairs`]) in one branch-free pass that also keeps the
-//!   legal pairs. A back whose first `ub2` would take a front and a middle no stronger than those of a
-//!   bound that failed at an earlier (no weaker) back is skipped without scoring: its bound
-//!   is at most that one (the last four failures are kept);
+//!   legal pairs. A back whose first `ub2` would take a front and a middle no stronger
+//!   than those of a bound that failed at an earlier (no weaker) back is skipped without
+//!   scoring: its bound is at most that one (the last four failures are kept);
 //! * with 13 cards and one split asked for, only the back's Pareto frontier is scored: the
 //!   legal pairs whose front and middle no other pair beats both at once, strongest front
 //!   first, until `score(front, strongest middle, b)` cannot beat the best found;
@@ -278,14 +278,15 @@ pub fn best_splits(
                     }
                 }
             }
-            // With 13 cards the back's 56 splits come from a table (listed only before the
-            // first split is found, or below); with more, its middles come from the walk.
-            let rest = all & !mb;
+            // With 13 cards the back's 56 splits come from a table; with more, its middles
+            // come from the walk.
             let pairs = (n == 13).then(|| crate::split::rest_pairs(bi));
-            // Equal middle and back: the pair is met from both sides; keep one.
-            let legal_mid = |mi: usize| v5[mi] < vb || (v5[mi] == vb && mi >= bi);
+            // Equal middle and back: the pair is met from both sides; keep one. Branch-free
+            // (`&`, `|`): the 13-card pass below tests every pair.
+            let legal_mid = |mi: usize| (v5[mi] < vb) | ((v5[mi] == vb) & (mi >= bi));
             let Some(pairs) = pairs else {
                 let bf = lazy(bi, Lane::Back);
+                let rest = all & !mb;
                 // More than 13 cards: the middles in the walk's order from this back's value
                 // down, each with the strongest legal front of the cards left, until the
                 // strongest front the back leaves cannot lift a middle past the best found
@@ -358,13 +359,12 @@ pub fn best_splits(
             // 13 cards: the back's 56 (front, middle) pairs. The legal ones are kept with
             // their values, and the strongest legal front and middle found (`ub2`) in the
             // same branch-free pass, each as `value << 8 | place + 1`.
-            let vbr = vb.raw();
             let mut legal = [(0u32, 0u32, 0u16, 0u16); 56];
             let mut k = 0;
             let (mut kf, mut km) = (0u64, 0u64);
             for &(fi, mi) in pairs {
                 let (vf, vm) = (v3[fi as usize].raw(), v5[mi as usize].raw());
-                let ok = ((vm < vbr) | ((vm == vbr) & (mi as usize >= bi))) & (vf <= vm);
+                let ok = legal_mid(mi as usize) & (vf <= vm);
                 let sel = (ok as u64).wrapping_neg();
                 legal[k] = (vf, vm, fi, mi);
                 kf = kf.max((((vf as u64) << 8) | (k as u64 + 1)) & sel);
@@ -421,11 +421,8 @@ pub fn best_splits(
                 }
                 continue;
             }
-            for &(fi, mi) in pairs {
+            for &(_, _, fi, mi) in legal {
                 let (fi, mi) = (fi as usize, mi as usize);
-                if !legal_mid(mi) || v3[fi] > v5[mi] {
-                    continue;
-                }
                 stats.scored += 1;
                 let e = scorer.score(&lazy(fi, Lane::Front), &lazy(mi, Lane::Middle), &bf);
                 offer((fi, mi, bi), e, &mut best, &mut floor);

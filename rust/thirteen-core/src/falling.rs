@@ -95,11 +95,22 @@ impl Falling {
         self.starts.push(sum);
         // Every place is written once below: no need to clear.
         self.keys.resize(values.len(), 0);
-        for (i, (v, &m)) in values.iter().zip(masks).enumerate() {
-            let b = (v.raw() >> BUCKET_SHIFT) as usize;
-            self.keys[self.count[b] as usize] =
-                (v.raw() as u64) << 32 | (m as u64) << INDEX_BITS | i as u64;
-            self.count[b] += 1;
+        // Four interleaved streams: neighbouring subsets share most positions and often a
+        // bucket, and each bucket's next free place is a chain of stores and loads; taking
+        // subsets a quarter apart keeps several chains in flight. A bucket's order is made
+        // when it is sorted.
+        let n = values.len();
+        let quarter = n.div_ceil(4);
+        for j in 0..quarter {
+            for i in [j, j + quarter, j + 2 * quarter, j + 3 * quarter] {
+                if i < n {
+                    let v = values[i].raw();
+                    let b = (v >> BUCKET_SHIFT) as usize;
+                    self.keys[self.count[b] as usize] =
+                        (v as u64) << 32 | (masks[i] as u64) << INDEX_BITS | i as u64;
+                    self.count[b] += 1;
+                }
+            }
         }
         for (w, &bits) in occupied.iter().enumerate() {
             let mut bits = bits;

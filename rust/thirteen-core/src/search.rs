@@ -13,7 +13,11 @@
 //!   stopping up to seven backs late costs their `ub2` checks and changes no result (a back
 //!   past one whose `ub1` failed is only searched if its own bounds pass), where checking
 //!   every back costs a score each (with more cards a back costs more than a score, and
-//!   `ub1` is checked at each);
+//!   `ub1` is checked at each). With 13 cards its front is also one that a legal split with
+//!   a back no stronger than `b` can hold: a front is passed for good once none of the 126
+//!   ways to split the other ten positions into two fives has the weaker at least the front
+//!   and the stronger at most `b`. The fronts are checked only when passing every front
+//!   down to the first high card (taken as held, unchecked) would stop the search;
 //! * with 13 cards, `ub2(b) = score(strongest front, strongest middle, b)` over the legal
 //!   splits of the cards `b` leaves skips a back. It is taken in two steps: first a looser
 //!   one from the walk's own order (the first five from `b`'s value down that misses `b`,
@@ -40,7 +44,7 @@ use std::cmp::Ordering;
 use std::sync::OnceLock;
 
 use crate::error::Lane;
-use crate::eval::HandValue;
+use crate::eval::{Category, HandValue};
 use crate::falling::{self, Falling};
 use crate::lanes::LaneTables;
 use crate::model::{features, lane_values_monotone, Context, Feat, Scorer};
@@ -124,6 +128,9 @@ struct Cache {
     front: Vec<(u32, Feat)>,
     mid: Vec<(u32, Feat)>,
     back: Vec<(u32, Feat)>,
+    /// Per front (13 cards): the weakest back seen of a legal split holding it, and whether
+    /// it is the weakest there is.
+    reach: Vec<(u32, u32, bool)>,
     backs: Falling,
     fronts: Falling,
 }
@@ -211,10 +218,36 @@ pub fn best_splits(
             cache.front = vec![(0, Feat::default()); v3.len()];
             cache.mid = vec![(0, Feat::default()); v5.len()];
             cache.back = vec![(0, Feat::default()); v5.len()];
+            cache.reach = vec![(0, 0, false); v3.len()];
             cache.stamp = 1;
         }
         let stamp = cache.stamp;
         let (c_front, c_mid, c_back) = (&mut cache.front, &mut cache.mid, &mut cache.back);
+        let c_reach = &mut cache.reach;
+        // 13 cards: whether a legal split holding front `fi` can have a back of value at most
+        // `limit`: some way to split the other ten positions into two fives has its weaker
+        // at least the front and its stronger at most `limit`. Kept per front as the weakest
+        // such back seen, and whether that is the least (a full scan found none below).
+        let mut reach = |fi: usize, limit: u32| -> bool {
+            let slot = &mut c_reach[fi];
+            if slot.0 == stamp && (slot.1 <= limit || slot.2) {
+                return slot.1 <= limit;
+            }
+            let vf = v3[fi].raw();
+            let mut w = u32::MAX;
+            for &(a, b) in crate::split::front_rest(fi) {
+                let (x, y) = (v5[a as usize].raw(), v5[b as usize].raw());
+                if x.min(y) >= vf {
+                    w = w.min(x.max(y));
+                    if w <= limit {
+                        *slot = (stamp, w, false);
+                        return true;
+                    }
+                }
+            }
+            *slot = (stamp, w, true);
+            false
+        };
         let mut lazy = |i: usize, lane: Lane| -> Feat {
             let (slot, v) = match lane {
                 Lane::Front => (&mut c_front[i], v3[i]),
@@ -250,6 +283,8 @@ pub fn best_splits(
             (falling::index(key), falling::value(key))
         };
         let mut run_start = 0;
+        // The first high card front (found when first needed).
+        let mut hc = 0usize;
         // The (front, middle) values of the last few backs whose bound failed: a later back
         // (no stronger) whose bound's front and middle are no stronger fails too.
         const FAILED: usize = 4;
@@ -270,9 +305,37 @@ pub fn best_splits(
                     cap += 1;
                 }
                 if n > 13 || at % UB1_EVERY == 0 {
-                    let fc = lazy(falling::index(fronts.at(cap)), Lane::Front);
                     let mc = lazy(if vb.raw() <= d_value { bi } else { d_index }, Lane::Middle);
-                    let ub1 = scorer.score(&fc, &mc, &lazy(bi, Lane::Back));
+                    let bf = lazy(bi, Lane::Back);
+                    let fc = lazy(falling::index(fronts.at(cap)), Lane::Front);
+                    let mut ub1 = scorer.score(&fc, &mc, &bf);
+                    // 13 cards: a front no legal split with a back at most this one holds is
+                    // passed for good (later backs are no stronger). Looked for only when
+                    // passing every front up to the first high card would stop the search
+                    // (a high card front is taken as held, unchecked).
+                    if n == 13 && ub1 > floor {
+                        while hc < fronts.len()
+                            && v3[falling::index(fronts.at(hc))].category() != Category::HighCard
+                        {
+                            hc += 1;
+                        }
+                        if hc < fronts.len() && hc > cap && {
+                            let fh = lazy(falling::index(fronts.at(hc)), Lane::Front);
+                            scorer.score(&fh, &mc, &bf) <= floor
+                        } {
+                            while cap < hc {
+                                let fk = fronts.at(cap);
+                                if falling::value(fk) <= mid_cap
+                                    && reach(falling::index(fk), vb.raw())
+                                {
+                                    break;
+                                }
+                                cap += 1;
+                            }
+                            let fc = lazy(falling::index(fronts.at(cap)), Lane::Front);
+                            ub1 = scorer.score(&fc, &mc, &bf);
+                        }
+                    }
                     if ub1 <= floor {
                         break;
                     }

@@ -26,6 +26,9 @@ struct Tables {
     /// The 36,036 unordered splits `(front, a, b)` with `a < b` (indices into `three` and
     /// `five`): each stands for the two ordered splits (middle a, back b) and (middle b, back a).
     unordered: Vec<[u16; 3]>,
+    /// For each front (index into `three`), the 126 unordered `(five, five)` index pairs that
+    /// split the 10 positions it leaves.
+    by_front: Vec<[(u16, u16); 126]>,
 }
 
 fn positions<const N: usize>(mask: u16) -> [u8; N] {
@@ -80,7 +83,16 @@ fn tables() -> &'static Tables {
                 }
             }
         }
+        let mut by_front = vec![[(0u16, 0u16); 126]; three.len()];
+        let mut filled = vec![0usize; three.len()];
+        for &[fi, a, b] in &unordered {
+            let f = fi as usize;
+            by_front[f][filled[f]] = (a, b);
+            filled[f] += 1;
+        }
+        debug_assert!(filled.iter().all(|&k| k == 126));
         Tables {
+            by_front,
             unordered,
             five,
             three,
@@ -95,6 +107,13 @@ fn tables() -> &'static Tables {
 #[inline]
 pub(crate) fn rest_pairs(five: usize) -> &'static [(u16, u16); 56] {
     &tables().by_middle[five]
+}
+
+/// The 126 unordered `(5-position subset, 5-position subset)` index pairs that split the 10
+/// positions left by the 3-position subset `three` of 13 positions.
+#[inline]
+pub(crate) fn front_rest(three: usize) -> &'static [(u16, u16); 126] {
+    &tables().by_front[three]
 }
 
 /// One split of a hand: position masks and lane values.
@@ -371,6 +390,21 @@ mod tests {
         for s in &legal {
             let dominated = legal.iter().any(|o| dominates(o, s));
             assert_eq!(pareto.contains(s), !dominated);
+        }
+    }
+
+    #[test]
+    fn a_front_leaves_126_distinct_partitions_of_its_ten_positions() {
+        let t = tables();
+        for (fi, &front) in t.three.iter().enumerate() {
+            let mut seen = std::collections::BTreeSet::new();
+            for &(a, b) in front_rest(fi) {
+                let (ma, mb) = (t.five[a as usize], t.five[b as usize]);
+                assert_eq!(ma & mb, 0);
+                assert_eq!(ma | mb | front, ALL_POSITIONS);
+                assert!(seen.insert((ma.min(mb), ma.max(mb))));
+            }
+            assert_eq!(seen.len(), 126);
         }
     }
 }

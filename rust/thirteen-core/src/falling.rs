@@ -13,6 +13,8 @@ use crate::eval::HandValue;
 const BUCKET_SHIFT: u32 = 22;
 const BUCKETS: usize = 1 << (32 - BUCKET_SHIFT);
 const INDEX_BITS: u32 = 13;
+/// Streams of [`Falling::fill`], each with its own counter per bucket.
+const STREAMS: usize = 4;
 
 /// Subsets in falling value (ties: higher mask first), sorted lazily.
 pub(crate) struct Falling {
@@ -20,8 +22,8 @@ pub(crate) struct Falling {
     keys: Vec<u64>,
     /// Start of each non-empty bucket in `keys`, in falling order, and the end.
     starts: Vec<u32>,
-    /// Per bucket: its size, then its next free place; all zero between fills.
-    count: Box<[u32; BUCKETS]>,
+    /// Per bucket and stream: its size, then its next free place; all zero between fills.
+    count: Box<[[u32; STREAMS]; BUCKETS]>,
     /// `keys[..sorted]` is in order; `starts[next]` is the first bucket not sorted yet.
     sorted: usize,
     next: usize,
@@ -57,7 +59,7 @@ impl Default for Falling {
         Falling {
             keys: Vec::new(),
             starts: Vec::new(),
-            count: Box::new([0; BUCKETS]),
+            count: Box::new([[0; STREAMS]; BUCKETS]),
             sorted: 0,
             next: 0,
             holds: Vec::new(),
@@ -71,13 +73,27 @@ impl Falling {
     /// 8,192 subsets of at most 16 positions), reusing the buffers.
     pub(crate) fn fill(&mut self, values: &[HandValue], masks: &[u32]) {
         debug_assert!(values.len() <= 1 << INDEX_BITS && values.len() == masks.len());
+        // Four streams, each with its own counters: subset `i` is in stream `i % 4`.
+        // Neighbouring subsets share most positions and often a bucket, and a counter's
+        // increments are a chain of loads and stores; four counters per bucket keep four
+        // chains in flight. A bucket's order is made when it is sorted.
         let mut occupied = [0u64; BUCKETS / 64];
-        for v in values {
-            let b = (v.raw() >> BUCKET_SHIFT) as usize;
-            self.count[b] += 1;
+        let n = values.len();
+        let bucket = |i: usize| (values[i].raw() >> BUCKET_SHIFT) as usize;
+        let whole = n - n % STREAMS;
+        for i in (0..whole).step_by(STREAMS) {
+            for s in 0..STREAMS {
+                let b = bucket(i + s);
+                self.count[b][s] += 1;
+                occupied[b / 64] |= 1 << (b % 64);
+            }
+        }
+        for i in whole..n {
+            let b = bucket(i);
+            self.count[b][i % STREAMS] += 1;
             occupied[b / 64] |= 1 << (b % 64);
         }
-        // Highest bucket first; `count` becomes each bucket's next free place.
+        // Highest bucket first; each counter becomes its stream's next free place.
         self.starts.clear();
         let mut sum = 0u32;
         for w in (0..occupied.len()).rev() {
@@ -87,35 +103,34 @@ impl Falling {
                 bits &= !(1 << top);
                 let b = w * 64 + top;
                 self.starts.push(sum);
-                let c = self.count[b];
-                self.count[b] = sum;
-                sum += c;
+                for c in &mut self.count[b] {
+                    let k = *c;
+                    *c = sum;
+                    sum += k;
+                }
             }
         }
         self.starts.push(sum);
         // Every place is written once below: no need to clear.
-        self.keys.resize(values.len(), 0);
-        // Four interleaved streams: neighbouring subsets share most positions and often a
-        // bucket, and each bucket's next free place is a chain of stores and loads; taking
-        // subsets a quarter apart keeps several chains in flight. A bucket's order is made
-        // when it is sorted.
-        let n = values.len();
-        let quarter = n.div_ceil(4);
-        for j in 0..quarter {
-            for i in [j, j + quarter, j + 2 * quarter, j + 3 * quarter] {
-                if i < n {
-                    let v = values[i].raw();
-                    let b = (v >> BUCKET_SHIFT) as usize;
-                    self.keys[self.count[b] as usize] =
-                        (v as u64) << 32 | (masks[i] as u64) << INDEX_BITS | i as u64;
-                    self.count[b] += 1;
-                }
+        self.keys.resize(n, 0);
+        let key =
+            |i: usize| (values[i].raw() as u64) << 32 | (masks[i] as u64) << INDEX_BITS | i as u64;
+        for i in (0..whole).step_by(STREAMS) {
+            for s in 0..STREAMS {
+                let b = bucket(i + s);
+                self.keys[self.count[b][s] as usize] = key(i + s);
+                self.count[b][s] += 1;
             }
+        }
+        for i in whole..n {
+            let b = bucket(i);
+            self.keys[self.count[b][i % STREAMS] as usize] = key(i);
+            self.count[b][i % STREAMS] += 1;
         }
         for (w, &bits) in occupied.iter().enumerate() {
             let mut bits = bits;
             while bits != 0 {
-                self.count[w * 64 + bits.trailing_zeros() as usize] = 0;
+                self.count[w * 64 + bits.trailing_zeros() as usize] = [0; STREAMS];
                 bits &= bits - 1;
             }
         }

@@ -110,6 +110,28 @@ fn strongest_front(s: &Subsets, v3: &[HandValue], left: u32, cap: HandValue) -> 
 /// With 13 cards, `ub1` is checked at every this many places of the walk (module docs).
 const UB1_EVERY: usize = 8;
 
+/// The (front value, middle value) of the last few bounds that failed at a back: a later
+/// back (no stronger) whose bound would take a front and middle no stronger fails too.
+#[derive(Default)]
+struct Failed {
+    last: [(u32, u32); 4],
+    n: usize,
+}
+
+impl Failed {
+    fn push(&mut self, front: u32, middle: u32) {
+        self.last[self.n % self.last.len()] = (front, middle);
+        self.n += 1;
+    }
+
+    /// Whether a failed bound had a front and a middle at least these.
+    fn covers(&self, front: u32, middle: u32) -> bool {
+        self.last[..self.n.min(self.last.len())]
+            .iter()
+            .any(|&(f, m)| front <= f && middle <= m)
+    }
+}
+
 /// One candidate split with its expected units.
 #[derive(Clone, Copy, Debug)]
 pub struct Candidate {
@@ -285,11 +307,7 @@ pub fn best_splits(
         let mut run_start = 0;
         // The first high card front (found when first needed).
         let mut hc = 0usize;
-        // The (front, middle) values of the last few backs whose bound failed: a later back
-        // (no stronger) whose bound's front and middle are no stronger fails too.
-        const FAILED: usize = 4;
-        let mut failed = [(0u32, 0u32); FAILED];
-        let mut n_failed = 0usize;
+        let mut failed = Failed::default();
         for at in 0..order.len() {
             let key = order.at(at);
             let bi = falling::index(key);
@@ -355,10 +373,7 @@ pub fn best_splits(
                 // strongest front the back leaves cannot lift a middle past the best found
                 // (`ub3`; later middles are weaker). With one split asked for, a middle whose
                 // front is no stronger than a stronger middle's is skipped.
-                let mut r = cap;
-                while r < fronts.len() && falling::mask(fronts.at(r)) & mb != 0 {
-                    r += 1;
-                }
+                let r = fronts.first_missing(cap, fronts.len(), mb);
                 if r == fronts.len() {
                     continue;
                 }
@@ -404,17 +419,13 @@ pub fn best_splits(
                 }
                 let (kq, kr) = (order.at(q), fronts.at(r));
                 let (vq, vr) = (falling::value(kq), falling::value(kr));
-                if failed[..n_failed.min(FAILED)]
-                    .iter()
-                    .any(|&(f, m)| vr <= f && vq <= m)
-                {
+                if failed.covers(vr, vq) {
                     continue;
                 }
                 let (mi, fi) = (falling::index(kq), falling::index(kr));
                 let bf = lazy(bi, Lane::Back);
                 if scorer.score(&lazy(fi, Lane::Front), &lazy(mi, Lane::Middle), &bf) <= floor {
-                    failed[n_failed % FAILED] = (vr, vq);
-                    n_failed += 1;
+                    failed.push(vr, vq);
                     continue;
                 }
             }
@@ -444,8 +455,7 @@ pub fn best_splits(
             if prune && full {
                 let ub2 = scorer.score(&lazy(pick(kf).2 as usize, Lane::Front), &top_mf, &bf);
                 if ub2 <= floor {
-                    failed[n_failed % FAILED] = ((kf >> 8) as u32, top_value);
-                    n_failed += 1;
+                    failed.push((kf >> 8) as u32, top_value);
                     continue;
                 }
             }

@@ -260,17 +260,24 @@ impl<'a> Scorer<'a> {
 /// Whether each lane's value never falls as the category rises, over the categories the
 /// lane can hold under the rules' deck.
 pub(crate) fn lane_values_monotone(rules: &Rules) -> bool {
-    // Only the categories a lane can hold: the front has no straights, flushes or full
-    // houses, and five of a kind needs the extra-diamonds deck (RULES.md 3).
+    [Lane::Front, Lane::Middle, Lane::Back]
+        .into_iter()
+        .all(|lane| lane_value_rises(rules, lane))
+}
+
+/// Whether a lane's value never falls as the category rises, over the categories the lane
+/// can hold: the front has no straights, flushes or full houses, and five of a kind needs
+/// the extra-diamonds deck (RULES.md 3). Every term of the score is non-decreasing in such a
+/// lane's hand value, whatever the other lanes' values.
+pub(crate) fn lane_value_rises(rules: &Rules, lane: Lane) -> bool {
     let five = rules.deck == crate::card::DeckKind::ExtraDiamonds;
-    rules.lane_values.iter().enumerate().all(|(lane, row)| {
-        let cats: &[usize] = match (lane, five) {
-            (0, _) => &[0, 1, 3],
-            (_, false) => &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-            (_, true) => &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-        };
-        cats.windows(2).all(|w| row[w[0]] <= row[w[1]])
-    })
+    let cats: &[usize] = match (lane, five) {
+        (Lane::Front, _) => &[0, 1, 3],
+        (_, false) => &[0, 1, 2, 3, 4, 5, 6, 7, 8],
+        (_, true) => &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    };
+    let row = &rules.lane_values[lane as usize];
+    cats.windows(2).all(|w| row[w[0]] <= row[w[1]])
 }
 
 #[cfg(test)]

@@ -34,7 +34,8 @@
 //!   each with the strongest legal front of the cards left, until
 //!   `ub3(b, m) = score(strongest front left by b, m, b)` cannot beat the best found; with
 //!   one split asked for, a middle whose front is no stronger than a stronger middle's is
-//!   skipped.
+//!   skipped. The middles that miss the back, and each middle's front (the first front no
+//!   stronger than it that misses both), are found 64 places at a time.
 //!
 //! No split is skipped unless its score provably cannot beat what was found; without
 //! monotone lane values nothing is pruned. Tests compare it with a full scan.
@@ -47,15 +48,13 @@ use crate::error::Lane;
 use crate::eval::{Category, HandValue};
 use crate::falling::{self, Falling};
 use crate::lanes::LaneTables;
-use crate::model::{features, lane_values_monotone, Context, Feat, Scorer};
+use crate::model::{features, lane_value_rises, lane_values_monotone, Context, Feat, Scorer};
 use crate::rules::Rules;
 
-/// The 5- and 3-position subsets of `n` positions (masks in increasing order) and the
-/// index of every subset mask.
+/// The 5- and 3-position subsets of `n` positions (masks in increasing order).
 pub(crate) struct Subsets {
     pub(crate) five: Vec<u32>,
     pub(crate) three: Vec<u32>,
-    pub(crate) index: Vec<u16>,
 }
 
 /// Subsets of `n` positions, `n` from 13 to 16.
@@ -70,41 +69,8 @@ pub(crate) fn subsets(n: usize) -> &'static Subsets {
     S[n - 13].get_or_init(|| {
         let five: Vec<u32> = (0u32..1 << n).filter(|m| m.count_ones() == 5).collect();
         let three: Vec<u32> = (0u32..1 << n).filter(|m| m.count_ones() == 3).collect();
-        let mut index = vec![u16::MAX; 1 << n];
-        for (i, &m) in five.iter().enumerate() {
-            index[m as usize] = i as u16;
-        }
-        for (i, &m) in three.iter().enumerate() {
-            index[m as usize] = i as u16;
-        }
-        Subsets { five, three, index }
+        Subsets { five, three }
     })
-}
-
-/// The strongest front at most `cap` among the 3-position subsets of `left` (6 positions),
-/// if any.
-fn strongest_front(s: &Subsets, v3: &[HandValue], left: u32, cap: HandValue) -> Option<usize> {
-    let mut lp = [0u8; 6];
-    let mut q = 0;
-    let mut bits = left;
-    while bits != 0 && q < 6 {
-        lp[q] = bits.trailing_zeros() as u8;
-        bits &= bits - 1;
-        q += 1;
-    }
-    let mut best: Option<usize> = None;
-    for x in 0..q {
-        for y in x + 1..q {
-            for z in y + 1..q {
-                let fm = (1u32 << lp[x]) | (1 << lp[y]) | (1 << lp[z]);
-                let f = s.index[fm as usize] as usize;
-                if v3[f] <= cap && best.is_none_or(|b| v3[f] > v3[b]) {
-                    best = Some(f);
-                }
-            }
-        }
-    }
-    best
 }
 
 /// With 13 cards, `ub1` is checked at every this many places of the walk (module docs).
@@ -189,10 +155,12 @@ pub fn best_splits(
     stats: &mut SearchStats,
 ) -> Vec<Candidate> {
     let s = subsets(n);
-    let all: u32 = (1 << n) - 1;
     let top = top.max(1);
     let scorer = Scorer::new(rules, ctx, tables);
     let prune = lane_values_monotone(rules);
+    // More than 13 cards: with the front's values rising, a (back, middle)'s strongest
+    // front scores best, whatever the other lanes' values do.
+    let front_rises = lane_value_rises(rules, Lane::Front);
     let feat = |v: HandValue, lane: Lane| features(v, lane, tables, rules, ctx.role);
     // Fronts in falling value: as backs fall in value, so does the strongest front that can
     // sit below them (a legal front is at most its middle, at most its back).
@@ -367,7 +335,6 @@ pub fn best_splits(
             let legal_mid = |mi: usize| (v5[mi] < vb) | ((v5[mi] == vb) & (mi >= bi));
             let Some(pairs) = pairs else {
                 let bf = lazy(bi, Lane::Back);
-                let rest = all & !mb;
                 // More than 13 cards: the middles in the walk's order from this back's value
                 // down, each with the strongest legal front of the cards left, until the
                 // strongest front the back leaves cannot lift a middle past the best found
@@ -380,10 +347,19 @@ pub fn best_splits(
                 let tf = lazy(falling::index(fronts.at(r)), Lane::Front);
                 stats.backs += 1;
                 let mut seen: Option<HandValue> = None;
-                for q in run_start..order.len() {
+                // The middles missing the back, 64 places tested at once, each with the
+                // first front missing both from the first front no stronger than it.
+                let mut q = run_start;
+                let mut fcap = cap;
+                loop {
+                    q = order.first_missing(q, order.len(), mb);
+                    if q == order.len() {
+                        break;
+                    }
                     let key = order.at(q);
+                    q += 1;
                     let (mi, mm) = (falling::index(key), falling::mask(key));
-                    if mm & mb != 0 || !legal_mid(mi) {
+                    if !legal_mid(mi) {
                         continue;
                     }
                     let vm = v5[mi];
@@ -391,18 +367,34 @@ pub fn best_splits(
                     if prune && best.len() == top && scorer.score(&tf, &mf, &bf) <= floor {
                         break;
                     }
-                    let Some(fi) = strongest_front(s, v3, rest & !mm, vm) else {
-                        continue;
-                    };
-                    if prune && top == 1 {
-                        if seen.is_some_and(|h| v3[fi] <= h) {
-                            continue;
-                        }
-                        seen = Some(v3[fi]);
+                    while fcap < fronts.len() && falling::value(fronts.at(fcap)) > vm.raw() {
+                        fcap += 1;
                     }
-                    stats.scored += 1;
-                    let e = scorer.score(&lazy(fi, Lane::Front), &mf, &bf);
-                    offer((fi, mi, bi), e, &mut best, &mut floor);
+                    // The fronts that miss both, strongest first: when the front's values
+                    // rise only the strongest can be best, and with more splits asked for
+                    // a weaker one is scored until one cannot beat the best found; when
+                    // they do not, each is scored.
+                    let mut r = fcap;
+                    loop {
+                        r = fronts.first_missing(r, fronts.len(), mb | mm);
+                        if r == fronts.len() {
+                            break;
+                        }
+                        let fi = falling::index(fronts.at(r));
+                        r += 1;
+                        if prune && top == 1 {
+                            if seen.is_some_and(|h| v3[fi] <= h) {
+                                break;
+                            }
+                            seen = Some(v3[fi]);
+                        }
+                        stats.scored += 1;
+                        let e = scorer.score(&lazy(fi, Lane::Front), &mf, &bf);
+                        offer((fi, mi, bi), e, &mut best, &mut floor);
+                        if front_rises && (top == 1 || (best.len() == top && e <= floor)) {
+                            break;
+                        }
+                    }
                 }
                 continue;
             };
@@ -631,18 +623,47 @@ mod tests {
 
     #[test]
     fn sixteen_cards_equal_the_best_of_every_13() {
-        let rules = Rules {
+        // Three rule sets: lane values that rise (as kaixin-extra), pruned; five of a kind
+        // worth less than a straight flush in the middle and back (as `variants` leaves
+        // it), nothing pruned but a (back, middle)'s strongest front still best; and a
+        // front pair worth more than front trips, every front scored.
+        let middle_falls = Rules {
             deck: DeckKind::ExtraDiamonds,
             dealt: 16,
             ..variants().remove(1)
         };
-        let tables = LaneTables::from_counts(&build_tables(&rules, 4, 200, 2, 5), &rules);
+        let mut rising = middle_falls.clone();
+        rising.lane_values[1][9] = 11;
+        rising.lane_values[2][9] = 6;
+        let mut front_falls = rising.clone();
+        front_falls.lane_values[0][1] = 4;
+        assert!(lane_values_monotone(&rising));
+        assert!(
+            !lane_values_monotone(&middle_falls) && lane_value_rises(&middle_falls, Lane::Front)
+        );
+        assert!(!lane_value_rises(&front_falls, Lane::Front));
+        // One training (the tables' lane outcomes), priced under each rule set.
+        let counts = build_tables(&rising, 4, 200, 2, 5);
         let ctx = Context {
             players: 4,
             role: Role::Player,
         };
         let mut rng = rng_for(12);
-        for n in [14, 15, 16, 16] {
+        let cases = [
+            (&rising, 14),
+            (&middle_falls, 15),
+            (&rising, 16),
+            (&middle_falls, 16),
+            (&rising, 16),
+            (&middle_falls, 16),
+            (&rising, 16),
+            (&front_falls, 14),
+            (&front_falls, 14),
+            (&front_falls, 15),
+            (&front_falls, 15),
+        ];
+        for (rules, n) in cases {
+            let tables = &LaneTables::from_counts(&counts, rules);
             {
                 let dealt = random_hand(&mut rng, DeckKind::ExtraDiamonds, n);
                 let s = subsets(n);
@@ -662,11 +683,11 @@ mod tests {
                     .iter()
                     .map(|&m| crate::eval::evaluate3(&pick(m).try_into().unwrap()))
                     .collect();
-                let mut stats = SearchStats::default();
-                let got = best_splits(n, &v5, &v3, &rules, &tables, ctx, 1, false, &mut stats)[0];
                 // Brute force over every way to keep 13, each solved by the 13-card search
-                // (itself checked against a full scan above).
-                let mut want = f64::NEG_INFINITY;
+                // (itself checked against a full scan above): a split uses 13 of the cards,
+                // so it is met under one way to keep 13 only, and the best three splits are
+                // the best three of each way's best three.
+                let mut want: Vec<f64> = Vec::new();
                 for keep in (0u32..1 << n).filter(|m| m.count_ones() == 13) {
                     let h: [Card; 13] = pick(keep).try_into().unwrap();
                     let hs = HandSplits::new(&h, rules.wheel);
@@ -675,20 +696,28 @@ mod tests {
                         13,
                         hs.five_values(),
                         hs.three_values(),
-                        &rules,
-                        &tables,
+                        rules,
+                        tables,
                         ctx,
-                        1,
+                        3,
                         false,
                         &mut st,
                     );
-                    want = want.max(c[0].expected);
+                    want.extend(c.iter().map(|c| c.expected));
                 }
-                assert!(
-                    (got.expected - want).abs() < 1e-9,
-                    "{} vs {want}",
-                    got.expected
-                );
+                want.sort_by(|a, b| b.partial_cmp(a).unwrap());
+                for top in [1, 3] {
+                    let mut stats = SearchStats::default();
+                    let got = best_splits(n, &v5, &v3, rules, tables, ctx, top, false, &mut stats);
+                    assert_eq!(got.len(), top);
+                    for (c, e) in got.iter().zip(&want) {
+                        assert!((c.expected - e).abs() < 1e-9, "{} vs {e}", c.expected);
+                        let (f, m, b) = c.subsets;
+                        let (mf, mm, mb) = (s.three[f], s.five[m], s.five[b]);
+                        assert_eq!((mf & mm, mf & mb, mm & mb), (0, 0, 0), "disjoint lanes");
+                        assert!(v3[f] <= v5[m] && v5[m] <= v5[b], "legal");
+                    }
+                }
             }
         }
     }

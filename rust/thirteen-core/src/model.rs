@@ -260,7 +260,7 @@ impl<'a> Scorer<'a> {
 /// Whether each lane's value never falls as the category rises, over the categories the
 /// lane can hold under the rules' deck.
 pub(crate) fn lane_values_monotone(rules: &Rules) -> bool {
-    [Lane::Front, Lane::Middle, Lane::Back]
+    Lane::ALL
         .into_iter()
         .all(|lane| lane_value_rises(rules, lane))
 }

@@ -31,7 +31,9 @@
 //!   legal pairs whose front and middle no other pair beats both at once, strongest front
 //!   first, until `score(front, strongest middle, b)` cannot beat the best found;
 //! * with more than 13 cards, the middles come from the walk's order too, strongest first,
-//!   each with the strongest legal front of the cards left, until
+//!   each with the strongest legal front of the cards left (with every legal front when the
+//!   front's lane values fall, and down to the first that cannot beat the best found when
+//!   more splits are asked for), until
 //!   `ub3(b, m) = score(strongest front left by b, m, b)` cannot beat the best found; with
 //!   one split asked for, a middle whose front is no stronger than a stronger middle's is
 //!   skipped. The middles that miss the back, and each middle's front (the first front no

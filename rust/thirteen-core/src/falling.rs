@@ -76,22 +76,27 @@ impl Falling {
         // Four streams, each with its own counters: subset `i` is in stream `i % 4`.
         // Neighbouring subsets share most positions and often a bucket, and a counter's
         // increments are a chain of loads and stores; four counters per bucket keep four
-        // chains in flight. A bucket's order is made when it is sorted.
+        // chains in flight; each stream also marks its own occupied buckets (one shared
+        // bitset would be one more chain). A bucket's order is made when it is sorted.
         let mut occupied = [0u64; BUCKETS / 64];
         let n = values.len();
         let bucket = |i: usize| (values[i].raw() >> BUCKET_SHIFT) as usize;
         let whole = n - n % STREAMS;
+        let mut occ = [[0u64; BUCKETS / 64]; STREAMS];
         for i in (0..whole).step_by(STREAMS) {
-            for s in 0..STREAMS {
+            for (s, occ) in occ.iter_mut().enumerate() {
                 let b = bucket(i + s);
                 self.count[b][s] += 1;
-                occupied[b / 64] |= 1 << (b % 64);
+                occ[b / 64] |= 1 << (b % 64);
             }
         }
         for i in whole..n {
             let b = bucket(i);
             self.count[b][i % STREAMS] += 1;
-            occupied[b / 64] |= 1 << (b % 64);
+            occ[i % STREAMS][b / 64] |= 1 << (b % 64);
+        }
+        for (w, o) in occupied.iter_mut().enumerate() {
+            *o = occ[0][w] | occ[1][w] | occ[2][w] | occ[3][w];
         }
         // Highest bucket first; each counter becomes its stream's next free place.
         self.starts.clear();

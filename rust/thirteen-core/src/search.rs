@@ -4,11 +4,15 @@
 //! the model's score never falls as any lane's value rises ([`crate::model`]), so the score
 //! of a split is at most the score with each lane replaced by a stronger hand. For a back `b`:
 //!
-//! * `ub1(b) = score(strongest front of the hand at most c, a middle of value c, b)` with
-//!   `c = min(b, d)`, where `d` is the smaller of the hand's strongest two disjoint fives (no
-//!   middle beats it), bounds every split with that back (a legal front is at most its
-//!   middle, at most its back) and depends on `b`'s value only, so it falls as backs are
-//!   visited in falling value: the search stops at a back whose `ub1` cannot beat the
+//! * `ub1(b) = score(strongest front of the hand at most c, a middle of value c, b)` bounds
+//!   every split with a back no stronger than `b` (a legal front is at most its middle, at
+//!   most its back), where `c`, the middle cap, is the strongest five that misses some five
+//!   at least it and at most `b` (a legal middle misses its back, which is at least the
+//!   middle and, once the walk is at `b`, at most `b`). A five that has no such partner at
+//!   one back has none at a weaker one, so the cap is a place in the walk's order that only
+//!   moves forward, each place tested 64 partners at a time with `Falling::first_missing`;
+//!   when no five has a partner, no split is left and the walk ends. `ub1` falls as backs
+//!   are visited in falling value: the search stops at a back whose `ub1` cannot beat the
 //!   `top`-th best split found. With 13 cards it is checked at every eighth back only:
 //!   stopping up to seven backs late costs their `ub2` checks and changes no result (a back
 //!   past one whose `ub1` failed is only searched if its own bounds pass), where checking
@@ -16,8 +20,9 @@
 //!   `ub1` is checked at each). With 13 cards its front is also one that a legal split with
 //!   a back no stronger than `b` can hold: a front is passed for good once none of the 126
 //!   ways to split the other ten positions into two fives has the weaker at least the front
-//!   and the stronger at most `b`. The fronts are checked only when passing every front
-//!   down to the first high card (taken as held, unchecked) would stop the search;
+//!   and the stronger at most `b`. The fronts are checked when `ub1` does not stop the
+//!   search, down to the first high card (taken as held, unchecked); the first `ub2` below
+//!   starts its fronts there too;
 //! * with 13 cards, `ub2(b) = score(strongest front, strongest middle, b)` over the legal
 //!   splits of the cards `b` leaves skips a back. It is taken in two steps: first a looser
 //!   one from the walk's own order (the first five from `b`'s value down that misses `b`,
@@ -251,30 +256,8 @@ pub fn best_splits(
             }
             slot.1
         };
-        // No middle beats `d`, the smaller of the strongest two disjoint fives: the first
-        // five disjoint from one before it (or the place a cut-short search stopped at, which
-        // no later five beats).
-        let d_at = {
-            const SEEN: usize = 64;
-            let mut seen = [0u32; SEEN];
-            let mut q = 0;
-            'find: while q < order.len() && q < SEEN {
-                let m = falling::mask(order.at(q));
-                for &x in &seen[..q] {
-                    if x & m == 0 {
-                        break 'find;
-                    }
-                }
-                seen[q] = m;
-                q += 1;
-            }
-            q.min(order.len() - 1)
-        };
-        let (d_index, d_value) = {
-            let key = order.at(d_at);
-            (falling::index(key), falling::value(key))
-        };
         let mut run_start = 0;
+        let (mut mid, mut mid_end) = (0usize, 0usize);
         // The first high card front (found when first needed).
         let mut hc = 0usize;
         let mut failed = Failed::default();
@@ -288,29 +271,53 @@ pub fn best_splits(
             let full = best.len() == top;
             stats.visited += 1;
             if prune && full {
-                let mid_cap = vb.raw().min(d_value);
+                // The middle cap: the first five from this back's value down that some five
+                // at least it and at most this back misses (`mid`, moving forward only).
+                let check = n > 13 || at % UB1_EVERY == 0;
+                if check {
+                    let mut p = mid.max(run_start);
+                    while p < order.len() {
+                        let kp = order.at(p);
+                        if p >= mid_end {
+                            mid_end = p + 1;
+                            while mid_end < order.len()
+                                && falling::value(order.at(mid_end)) == falling::value(kp)
+                            {
+                                mid_end += 1;
+                            }
+                        }
+                        if order.first_missing(run_start, mid_end, falling::mask(kp)) < mid_end {
+                            break;
+                        }
+                        p += 1;
+                    }
+                    if p == order.len() {
+                        // No five misses a five at least it and at most this back: no
+                        // legal split has a back this weak.
+                        break;
+                    }
+                    mid = p;
+                }
+                let mid_cap = vb.raw().min(falling::value(order.at(mid)));
                 while cap + 1 < fronts.len() && falling::value(fronts.at(cap)) > mid_cap {
                     cap += 1;
                 }
-                if n > 13 || at % UB1_EVERY == 0 {
-                    let mc = lazy(if vb.raw() <= d_value { bi } else { d_index }, Lane::Middle);
+                if check {
+                    let mc = lazy(falling::index(order.at(mid)), Lane::Middle);
                     let bf = lazy(bi, Lane::Back);
                     let fc = lazy(falling::index(fronts.at(cap)), Lane::Front);
                     let mut ub1 = scorer.score(&fc, &mc, &bf);
                     // 13 cards: a front no legal split with a back at most this one holds is
-                    // passed for good (later backs are no stronger). Looked for only when
-                    // passing every front up to the first high card would stop the search
-                    // (a high card front is taken as held, unchecked).
+                    // passed for good (later backs are no stronger), down to the first high
+                    // card front (taken as held, unchecked). The fronts passed also tighten
+                    // the first `ub2` of the backs up to the next check.
                     if n == 13 && ub1 > floor {
                         while hc < fronts.len()
                             && v3[falling::index(fronts.at(hc))].category() != Category::HighCard
                         {
                             hc += 1;
                         }
-                        if hc < fronts.len() && hc > cap && {
-                            let fh = lazy(falling::index(fronts.at(hc)), Lane::Front);
-                            scorer.score(&fh, &mc, &bf) <= floor
-                        } {
+                        if hc < fronts.len() && hc > cap {
                             while cap < hc {
                                 let fk = fronts.at(cap);
                                 if falling::value(fk) <= mid_cap

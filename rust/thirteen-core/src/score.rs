@@ -195,10 +195,6 @@ pub fn settle(subs: &[Submission], rules: &Rules, args: &TableArgs) -> Result<Se
             _ => return Err(Error::SurrenderNotAllowed { player: seat }),
         }
     }
-    let mut gone = vec![false; n];
-    for &s in &gone_list {
-        gone[s] = true;
-    }
 
     for (seat, sub) in subs.iter().enumerate() {
         if sub.len() != 13 {
@@ -245,7 +241,39 @@ pub fn settle(subs: &[Submission], rules: &Rules, args: &TableArgs) -> Result<Se
             declared[seat] = find_special(&hand, rules);
         }
     }
+    score_table(subs, rules, banker, &stakes, gone_list, declared)
+}
 
+/// Settles a table whose submissions are known good, as [`settle`] without its checks: each
+/// seat holds 13 cards, none beyond the deck across the table, and `declared[seat]` is the
+/// special [`find_special`] finds in a declaring seat's cards (`None` for an arranged seat).
+/// No one surrendered and every stake is 1. For `solve_mc`, which settles the same
+/// declarations against many tables. Errors: [`Error::Fouled`] under `foul = "reject"`.
+pub(crate) fn settle_known(
+    subs: &[Submission],
+    declared: Vec<Option<SpecialHand>>,
+    rules: &Rules,
+    banker: usize,
+) -> Result<Settlement> {
+    debug_assert_eq!(subs.len(), declared.len());
+    let n = subs.len();
+    score_table(subs, rules, banker, &vec![1; n], Vec::new(), declared)
+}
+
+/// The scoring of [`settle`] (steps 1 to 9) once the table has passed its checks.
+fn score_table(
+    subs: &[Submission],
+    rules: &Rules,
+    banker: usize,
+    stakes: &[i64],
+    gone_list: Vec<usize>,
+    declared: Vec<Option<SpecialHand>>,
+) -> Result<Settlement> {
+    let n = subs.len();
+    let mut gone = vec![false; n];
+    for &s in &gone_list {
+        gone[s] = true;
+    }
     let mut values: Vec<Option<[HandValue; 3]>> = vec![None; n];
     let mut fouled_flag = vec![false; n];
     for (seat, sub) in subs.iter().enumerate() {
@@ -644,5 +672,81 @@ mod tests {
             escape_payments(&r, 1, &[Some(0), None, Some(0), Some(0)]).unwrap(),
             vec![6, -20, 7, 7]
         );
+    }
+
+    /// `settle_known` (no checks, specials given) settles valid tables as `settle` does:
+    /// random deals arranged greedily, with seats holding a special declaring it, under
+    /// scoop, home-run, majority, horse-card and banker rule sets.
+    #[test]
+    fn settle_known_equals_settle_on_valid_tables() {
+        use crate::deal::{rng_for, shuffle};
+        let mut kaixin = shisanzhang();
+        for k in 0..13 {
+            kaixin.special_units[k] = 3 + k as i64;
+            kaixin.special_tier[k] = k as u8;
+        }
+        kaixin.horse_card = Some(crate::card::parse_cards("Ah").unwrap()[0]);
+        let banker = Rules {
+            mode: Mode::Banker,
+            banker_wins_ties: true,
+            majority_bonus: 1,
+            ..shisanzhang()
+        };
+        // Hands holding specials (six pairs, three flushes, a dragon), dealt among the others.
+        let specials = [
+            "2c 2d 3c 3d 4c 4d 5c 5d 6c 6d 7c 7d Ah",
+            "2h 5h 9h 3s 6s 8s Ts Ks 2c 4c 7c Jc Ac",
+            "2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac",
+        ];
+        let mut rng = rng_for(5);
+        let mut declared_seen = 0;
+        for rules in [kaixin, banker] {
+            for t in 0..60 {
+                let n = 2 + t % 3;
+                let mut deck = DeckKind::Standard.cards();
+                shuffle(&mut deck, &mut rng);
+                let mut hands: Vec<[Card; 13]> = (0..n)
+                    .map(|s| deck[13 * s..13 * s + 13].try_into().unwrap())
+                    .collect();
+                if t % 4 == 0 {
+                    // One seat holds a special; the others are dealt from what is left.
+                    let sp: Vec<Card> = crate::card::parse_cards(specials[t / 4 % 3]).unwrap();
+                    let mut rest: Vec<Card> =
+                        deck.iter().copied().filter(|c| !sp.contains(c)).collect();
+                    shuffle(&mut rest, &mut rng);
+                    hands[0] = sp.try_into().unwrap();
+                    for (s, h) in hands.iter_mut().enumerate().skip(1) {
+                        *h = rest[13 * (s - 1)..13 * s].try_into().unwrap();
+                    }
+                }
+                let mut subs = Vec::new();
+                let mut declared = Vec::new();
+                for h in &hands {
+                    match find_special(h, &rules) {
+                        Some(sp) => {
+                            declared_seen += 1;
+                            subs.push(Submission::Declared {
+                                cards: h.to_vec(),
+                                special: None,
+                            });
+                            declared.push(Some(sp));
+                        }
+                        None => {
+                            subs.push(Submission::Arranged(crate::solve::solve_greedy(h, &rules)));
+                            declared.push(None);
+                        }
+                    }
+                }
+                let seat = t % n;
+                let args = TableArgs {
+                    banker: seat as i64,
+                    ..TableArgs::default()
+                };
+                let want = settle(&subs, &rules, &args).unwrap();
+                let got = settle_known(&subs, declared, &rules, seat).unwrap();
+                assert_eq!(got, want, "table {t}");
+            }
+        }
+        assert!(declared_seen >= 20, "{declared_seen} declarations");
     }
 }

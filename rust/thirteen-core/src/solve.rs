@@ -24,7 +24,7 @@ use crate::eval::HandValue;
 
 use crate::model::{features, Scorer};
 use crate::rules::{Mode, Rules};
-use crate::score::{settle, Submission, TableArgs};
+use crate::score::{settle_known, Submission};
 use crate::search::{best_splits, SearchStats};
 use crate::special::{find_special, SpecialHand};
 use crate::split::HandSplits;
@@ -405,17 +405,20 @@ pub fn play(
 ) -> Submission {
     match strategy {
         Strategy::Greedy => Submission::Arranged(solve_greedy(cards, rules)),
-        Strategy::Ev => {
-            let c = solve_ev(cards, rules, tables, ctx, 1).remove(0);
-            match (c.arrangement, c.special) {
-                (Some(a), _) => Submission::Arranged(a),
-                (None, Some(sp)) => Submission::Declared {
-                    cards: cards.to_vec(),
-                    special: Some(sp.key().to_string()),
-                },
-                (None, None) => unreachable!("a choice has an arrangement or a special"),
-            }
-        }
+        Strategy::Ev => submission(cards, &solve_ev(cards, rules, tables, ctx, 1)[0]),
+    }
+}
+
+/// What a seat holding `cards` submits for choice `c`: its arrangement, or the declaration
+/// of its special (named).
+fn submission(cards: &[Card; 13], c: &Choice) -> Submission {
+    match (&c.arrangement, &c.special) {
+        (Some(a), _) => Submission::Arranged(*a),
+        (None, Some(sp)) => Submission::Declared {
+            cards: cards.to_vec(),
+            special: Some(sp.key().to_string()),
+        },
+        (None, None) => unreachable!("a choice has an arrangement or a special"),
     }
 }
 
@@ -447,16 +450,7 @@ pub fn solve_mc(
     let mut cands = solve_ev(cards, rules, tables, ctx, top.max(1));
     let opponents = ctx.players.saturating_sub(1).max(1);
     let pool = unseen(cards, rules.deck);
-    let subs: Vec<Submission> = cands
-        .iter()
-        .map(|c| match &c.arrangement {
-            Some(a) => Submission::Arranged(*a),
-            None => Submission::Declared {
-                cards: cards.to_vec(),
-                special: c.special.as_ref().map(|s| s.key().to_string()),
-            },
-        })
-        .collect();
+    let subs: Vec<Submission> = cands.iter().map(|c| submission(cards, c)).collect();
     let me = match (rules.mode, ctx.role) {
         (Mode::Banker, Role::Banker) => 0,
         (Mode::Banker, Role::Player) => 1,
@@ -468,8 +462,12 @@ pub fn solve_mc(
             let mut rng = rng_for(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
             let mut deck = pool.clone();
             shuffle(&mut deck, &mut rng);
+            // Each seat's submission and declared special; the specials are known from the
+            // solves, so the table is settled without checking them again per candidate.
             let mut table: Vec<Submission> = Vec::with_capacity(opponents + 1);
+            let mut declared: Vec<Option<SpecialHand>> = Vec::with_capacity(opponents + 1);
             table.push(subs[0].clone());
+            declared.push(None);
             for o in 0..opponents {
                 let hand: [Card; 13] = deck[13 * o..13 * o + 13].try_into().expect("13");
                 let octx = Context {
@@ -480,19 +478,19 @@ pub fn solve_mc(
                         Role::Player
                     },
                 };
-                table.push(play(&hand, rules, tables, octx, Strategy::Ev));
+                let c = solve_ev(&hand, rules, tables, octx, 1).remove(0);
+                table.push(submission(&hand, &c));
+                declared.push(c.special);
             }
             if me == 1 {
                 table.swap(0, 1);
+                declared.swap(0, 1);
             }
-            let args = TableArgs {
-                banker: 0,
-                ..TableArgs::default()
-            };
             let mut out = vec![0.0f64; subs.len()];
             for (ci, sub) in subs.iter().enumerate() {
                 table[me] = sub.clone();
-                if let Ok(s) = settle(&table, rules, &args) {
+                declared[me] = cands[ci].special.clone();
+                if let Ok(s) = settle_known(&table, declared.clone(), rules, 0) {
                     out[ci] = s.totals[me] as f64;
                 }
             }

@@ -186,8 +186,10 @@ def solve(
     """
     rules = _rules(rules)
     as_banker = _context(rules, players, banker)
-    top = _count("top", top, MAX_TOP)
-    samples = _count("samples", samples, MAX_SAMPLES)
+    if type(top) is not int or not 1 <= top <= MAX_TOP:
+        top = _count("top", top, MAX_TOP)
+    if type(samples) is not int or not 1 <= samples <= MAX_SAMPLES:
+        samples = _count("samples", samples, MAX_SAMPLES)
     if strategy not in ("ev", "mc", "greedy"):
         raise ThirteenError(f"strategy must be 'ev', 'mc' or 'greedy', got {strategy!r}")
     tables = tables if tables is not None else lane_tables(rules, players)
@@ -204,11 +206,9 @@ def solve(
         distinct=top > 1,
     )
     kept_t = tuple(kept)
-    solutions = [Solution(a, s, e, kept_t, strategy) for a, s, e in choices]
-    best = solutions[0]
-    return Solution(
-        best.arrangement, best.special, best.expected, kept_t, strategy, tuple(solutions[1:top])
-    )
+    a, s, e = choices[0]
+    alternatives = tuple(Solution(a2, s2, e2, kept_t, strategy) for a2, s2, e2 in choices[1:top])
+    return Solution(a, s, e, kept_t, strategy, alternatives)
 
 
 def hints(

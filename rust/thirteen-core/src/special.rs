@@ -167,10 +167,46 @@ fn best_pattern(
 /// Whether the 13 cards hold special `kind` (canonical index) under the rules' switches, and
 /// the arrangement showing it for the three-straights family.
 pub fn holds(cards: &[Card; 13], kind: usize, rules: &Rules) -> Option<Option<Arrangement>> {
-    let mut counts = [0u8; 13];
-    for c in cards {
-        counts[c.rank_index() as usize] += 1;
+    holds_shaped(cards, &Shape::of(cards), kind, rules)
+}
+
+/// What the checks of [`holds`] read from the cards, found once per hand.
+struct Shape {
+    /// Cards per rank.
+    counts: [u8; 13],
+    /// Suit counts that three flushes (or straight flushes) need: 13, 3+10, 5+8 or 3+5+5.
+    flush_shape: bool,
+}
+
+impl Shape {
+    fn of(cards: &[Card; 13]) -> Shape {
+        let mut counts = [0u8; 13];
+        let mut suits = [0u8; 4];
+        for c in cards {
+            counts[c.rank_index() as usize] += 1;
+            suits[c.suit() as usize] += 1;
+        }
+        // Suit counts high to low, zeros last.
+        suits.sort_unstable_by(|a, b| b.cmp(a));
+        let flush_shape = matches!(
+            suits,
+            [13, 0, 0, 0] | [10, 3, 0, 0] | [8, 5, 0, 0] | [5, 5, 3, 0]
+        );
+        Shape {
+            counts,
+            flush_shape,
+        }
     }
+}
+
+/// [`holds`] with the hand's shape found.
+fn holds_shaped(
+    cards: &[Card; 13],
+    shape: &Shape,
+    kind: usize,
+    rules: &Rules,
+) -> Option<Option<Arrangement>> {
+    let counts = shape.counts;
     let distinct = counts.iter().all(|&n| n == 1);
     let at_least = |k: u8| counts.iter().filter(|&&n| n >= k).count();
     let pairs = |skip: Option<usize>| -> u32 {
@@ -185,14 +221,8 @@ pub fn holds(cards: &[Card; 13], kind: usize, rules: &Rules) -> Option<Option<Ar
             .sum()
     };
     let a23 = rules.a23_is_straight;
+    let flush_shape = shape.flush_shape;
     // Cheap exact or necessary conditions first; the split search only when they pass.
-    let mut suits = [0u8; 4];
-    for c in cards {
-        suits[c.suit() as usize] += 1;
-    }
-    let mut suit_counts: Vec<u8> = suits.iter().copied().filter(|&n| n > 0).collect();
-    suit_counts.sort_unstable();
-    let flush_shape = matches!(suit_counts.as_slice(), [13] | [3, 10] | [5, 8] | [3, 5, 5]);
     let yes = match kind {
         kind::THREE_STRAIGHT_FLUSHES | kind::THREE_FLUSHES if !flush_shape => false,
         kind::THREE_STRAIGHTS if !straights_shape(&counts, a23) => false,
@@ -272,32 +302,34 @@ fn straights_shape(counts: &[u8; 13], a23: bool) -> bool {
 
 /// Canonical indices of the specials the rules recognise and the cards hold, high to low.
 pub fn held_specials(cards: &[Card; 13], rules: &Rules) -> Vec<usize> {
+    let shape = Shape::of(cards);
     (0..13)
-        .filter(|&k| rules.special_units[k] > 0 && holds(cards, k, rules).is_some())
+        .filter(|&k| rules.special_units[k] > 0 && holds_shaped(cards, &shape, k, rules).is_some())
         .collect()
 }
 
 /// The highest recognised special held (RULES.md 4): the best tier, reported as the first key
 /// of that tier in canonical order that is held; `None` when none is held.
 pub fn find_special(cards: &[Card; 13], rules: &Rules) -> Option<SpecialHand> {
-    let mut best: Option<(u8, usize)> = None;
+    let shape = Shape::of(cards);
+    let mut best: Option<(u8, usize, Option<Arrangement>)> = None;
     for k in 0..13 {
         if rules.special_units[k] == 0 {
             continue;
         }
         let tier = rules.special_tier[k];
-        if best.is_some_and(|(t, _)| t <= tier) {
+        if best.as_ref().is_some_and(|&(t, _, _)| t <= tier) {
             continue;
         }
-        if holds(cards, k, rules).is_some() {
-            best = Some((tier, k));
+        if let Some(shown) = holds_shaped(cards, &shape, k, rules) {
+            best = Some((tier, k, shown));
         }
     }
-    best.map(|(tier, k)| SpecialHand {
+    best.map(|(tier, k, arrangement)| SpecialHand {
         kind: k,
         units: rules.special_units[k],
         tier,
-        arrangement: holds(cards, k, rules).flatten(),
+        arrangement,
     })
 }
 

@@ -153,6 +153,8 @@ def main() -> int:
         )
         print(lines[-1], f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
 
+        if args.agree_hands <= 0:
+            continue
         t0 = time.perf_counter()
         rnd = random.Random(args.seed)
         same = 0
@@ -180,15 +182,16 @@ def main() -> int:
         )
         print(agreement[-1], f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
 
-    lines += [
-        "",
-        "## ev against mc with many samples",
-        "",
-        "| rules | hands | mc samples | same play | mean units lost when not (mc estimate) |",
-        "| --- | ---: | ---: | ---: | --- |",
-        *agreement,
-        "",
-    ]
+    if agreement:
+        lines += [
+            "",
+            "## ev against mc with many samples",
+            "",
+            "| rules | hands | mc samples | same play | mean units lost when not (mc estimate) |",
+            "| --- | ---: | ---: | ---: | --- |",
+            *agreement,
+        ]
+    lines.append("")
     report = "\n".join(lines)
     print(report)
     if args.out:

@@ -96,7 +96,7 @@ impl Falling {
             occ[i % STREAMS][b / 64] |= 1 << (b % 64);
         }
         for (w, o) in occupied.iter_mut().enumerate() {
-            *o = occ[0][w] | occ[1][w] | occ[2][w] | occ[3][w];
+            *o = occ.iter().fold(0, |a, s| a | s[w]);
         }
         // Highest bucket first; each counter becomes its stream's next free place.
         self.starts.clear();

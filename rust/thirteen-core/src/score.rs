@@ -241,7 +241,7 @@ pub fn settle(subs: &[Submission], rules: &Rules, args: &TableArgs) -> Result<Se
             declared[seat] = find_special(&hand, rules);
         }
     }
-    score_table(subs, rules, banker, &stakes, gone_list, declared)
+    score_table(subs, rules, banker, &stakes, gone_list, &declared)
 }
 
 /// Settles a table whose submissions are known good, as [`settle`] without its checks: each
@@ -251,7 +251,7 @@ pub fn settle(subs: &[Submission], rules: &Rules, args: &TableArgs) -> Result<Se
 /// declarations against many tables. Errors: [`Error::Fouled`] under `foul = "reject"`.
 pub(crate) fn settle_known(
     subs: &[Submission],
-    declared: Vec<Option<SpecialHand>>,
+    declared: &[Option<SpecialHand>],
     rules: &Rules,
     banker: usize,
 ) -> Result<Settlement> {
@@ -267,7 +267,7 @@ fn score_table(
     banker: usize,
     stakes: &[i64],
     gone_list: Vec<usize>,
-    declared: Vec<Option<SpecialHand>>,
+    declared: &[Option<SpecialHand>],
 ) -> Result<Settlement> {
     let n = subs.len();
     let mut gone = vec![false; n];
@@ -743,7 +743,7 @@ mod tests {
                     ..TableArgs::default()
                 };
                 let want = settle(&subs, &rules, &args).unwrap();
-                let got = settle_known(&subs, declared, &rules, seat).unwrap();
+                let got = settle_known(&subs, &declared, &rules, seat).unwrap();
                 assert_eq!(got, want, "table {t}");
             }
         }

@@ -490,7 +490,7 @@ pub fn solve_mc(
             for (ci, sub) in subs.iter().enumerate() {
                 table[me] = sub.clone();
                 declared[me] = cands[ci].special.clone();
-                if let Ok(s) = settle_known(&table, declared.clone(), rules, 0) {
+                if let Ok(s) = settle_known(&table, &declared, rules, 0) {
                     out[ci] = s.totals[me] as f64;
                 }
             }

@@ -189,6 +189,24 @@ impl Falling {
         until
     }
 
+    /// The entry at the first place in `*from..until` whose subset holds none of the
+    /// positions of `mask`, moving `*from` past it; `None` when there is none.
+    #[inline]
+    pub(crate) fn next_missing(
+        &mut self,
+        from: &mut usize,
+        until: usize,
+        mask: u32,
+    ) -> Option<u64> {
+        let q = self.first_missing(*from, until, mask);
+        if q >= until {
+            *from = until;
+            return None;
+        }
+        *from = q + 1;
+        Some(self.at(q))
+    }
+
     /// Builds the position bitsets of the blocks up to `w`.
     #[inline(never)]
     fn build(&mut self, w: usize) {

@@ -24,17 +24,26 @@
 //!   search, down to the first high card (taken as held, unchecked); the first `ub2` below
 //!   starts its fronts there too;
 //! * with 13 cards, `ub2(b) = score(strongest front, strongest middle, b)` over the legal
-//!   splits of the cards `b` leaves skips a back. It is taken in two steps: first a looser
-//!   one from the walk's own order (the first five from `b`'s value down that misses `b`,
-//!   the first front from the front cap on that misses it, found 64 places at a time with
-//!   `Falling::first_missing`), then the exact one from the back's 56 (front, middle)
-//!   pairs ([`crate::split::rest_pairs`]) in one branch-free pass that also keeps the
-//!   legal pairs. A back whose first `ub2` would take a front and a middle no stronger
-//!   than those of a bound that failed at an earlier (no weaker) back is skipped without
-//!   scoring: its bound is at most that one (the last four failures are kept);
-//! * with 13 cards and one split asked for, only the back's Pareto frontier is scored: the
-//!   legal pairs whose front and middle no other pair beats both at once, strongest front
-//!   first, until `score(front, strongest middle, b)` cannot beat the best found;
+//!   splits of the cards `b` leaves skips a back. It is taken in steps: first a looser one
+//!   from the walk's own order (the first five from `b`'s value down that misses `b`, the
+//!   first front from the front cap on that misses it, found 64 places at a time with
+//!   `Falling::first_missing`), then the exact one. A back whose bound would take a front
+//!   and a middle no stronger than those of a bound that failed at an earlier (no weaker)
+//!   back is skipped without scoring: its bound is at most that one (the last four
+//!   failures are kept);
+//! * with 13 cards and one split asked for, the back's (front, middle) pairs are read from
+//!   the walks' orders: each five or three that misses the back leaves one three or five
+//!   of the other eight positions ([`crate::split::subset_index`]). The strongest legal
+//!   middle is the first five from `b`'s value down whose three is legal with it (looked
+//!   for in 64 places, else over the back's 56 pairs); with it and the first front from
+//!   the cap that misses `b`, `ub2` is taken a second time. Then only the back's Pareto
+//!   frontier is scored: fronts in falling value from the cap (ties: higher index first),
+//!   each kept when its middle is legal and beats the middle of every stronger kept front,
+//!   until `score(front, strongest middle, b)` cannot beat the best found (at the first
+//!   front kept, this is the exact `ub2`) or the front's middle is the strongest;
+//! * with 13 cards and more splits asked for, the exact `ub2` and the legal pairs come
+//!   from the back's 56 pairs ([`crate::split::rest_pairs`]) in one branch-free pass, and
+//!   every legal pair is scored;
 //! * with more than 13 cards, the middles come from the walk's order too, strongest first,
 //!   each with the strongest legal front of the cards left (with every legal front when the
 //!   front's lane values fall, and down to the first that cannot beat the best found when
@@ -360,13 +369,7 @@ pub fn best_splits(
                 // first front missing both from the first front no stronger than it.
                 let mut q = run_start;
                 let mut fcap = cap;
-                loop {
-                    q = order.first_missing(q, order.len(), mb);
-                    if q == order.len() {
-                        break;
-                    }
-                    let key = order.at(q);
-                    q += 1;
+                while let Some(key) = order.next_missing(&mut q, order.len(), mb) {
                     let (mi, mm) = (falling::index(key), falling::mask(key));
                     if !legal_mid(mi) {
                         continue;
@@ -384,13 +387,8 @@ pub fn best_splits(
                     // a weaker one is scored until one cannot beat the best found; when
                     // they do not, each is scored.
                     let mut r = fcap;
-                    loop {
-                        r = fronts.first_missing(r, fronts.len(), mb | mm);
-                        if r == fronts.len() {
-                            break;
-                        }
-                        let fi = falling::index(fronts.at(r));
-                        r += 1;
+                    while let Some(fk) = fronts.next_missing(&mut r, fronts.len(), mb | mm) {
+                        let fi = falling::index(fk);
                         if prune && top == 1 {
                             if seen.is_some_and(|h| v3[fi] <= h) {
                                 break;
@@ -431,6 +429,82 @@ pub fn best_splits(
                 }
             }
             let bf = lazy(bi, Lane::Back);
+            if prune && top == 1 {
+                // The strongest legal middle: the first five from this back's value down
+                // that misses the back and leaves a front no stronger than it (64 places
+                // looked at, else the back's 56 pairs).
+                let rest = crate::split::ALL_POSITIONS as u32 & !mb;
+                const SCAN: usize = 64;
+                let until = order.len().min(run_start + SCAN);
+                let mut q = run_start;
+                let mut strongest = None;
+                while let Some(key) = order.next_missing(&mut q, until, mb) {
+                    let mi = falling::index(key);
+                    let fi = crate::split::subset_index(rest ^ falling::mask(key));
+                    if legal_mid(mi) && v3[fi].raw() <= falling::value(key) {
+                        strongest = Some((mi, falling::value(key)));
+                        break;
+                    }
+                }
+                if strongest.is_none() && until < order.len() {
+                    let mut km = 0u64;
+                    for &(fi, mi) in pairs {
+                        let (vf, vm) = (v3[fi as usize].raw(), v5[mi as usize].raw());
+                        let ok = legal_mid(mi as usize) & (vf <= vm);
+                        km = km.max((((vm as u64) << 16) | mi as u64) & (ok as u64).wrapping_neg());
+                    }
+                    strongest = (km != 0).then_some(((km & 0xffff) as usize, (km >> 16) as u32));
+                }
+                let Some((top_mi, top_value)) = strongest else {
+                    continue;
+                };
+                // A second `ub2`: the strongest legal middle with the first front from the
+                // cap that misses the back (every legal front is there or after it).
+                let mut r = fronts.first_missing(cap, fronts.len(), mb);
+                if r == fronts.len() {
+                    continue;
+                }
+                let top_mf = lazy(top_mi, Lane::Middle);
+                if full {
+                    let kr = fronts.at(r);
+                    if failed.covers(falling::value(kr), top_value) {
+                        continue;
+                    }
+                    if scorer.score(&lazy(falling::index(kr), Lane::Front), &top_mf, &bf) <= floor {
+                        failed.push(falling::value(kr), top_value);
+                        continue;
+                    }
+                }
+                // The frontier: fronts missing the back in falling value, each kept when
+                // its middle is legal and beats every kept middle (`high`).
+                let mut high: Option<u32> = None;
+                while let Some(fk) = fronts.next_missing(&mut r, fronts.len(), mb) {
+                    let mi = crate::split::subset_index(rest ^ falling::mask(fk));
+                    let (vf, vm) = (falling::value(fk), v5[mi].raw());
+                    if !legal_mid(mi) || vf > vm || high.is_some_and(|h| vm <= h) {
+                        continue;
+                    }
+                    let fi = falling::index(fk);
+                    let ff = lazy(fi, Lane::Front);
+                    if scorer.score(&ff, &top_mf, &bf) <= floor {
+                        if high.is_none() {
+                            failed.push(vf, top_value);
+                        }
+                        break;
+                    }
+                    if high.is_none() {
+                        stats.backs += 1;
+                    }
+                    high = Some(vm);
+                    stats.scored += 1;
+                    let e = scorer.score(&ff, &lazy(mi, Lane::Middle), &bf);
+                    offer((fi, mi, bi), e, &mut best, &mut floor);
+                    if vm == top_value {
+                        break;
+                    }
+                }
+                continue;
+            }
             // 13 cards: the back's 56 (front, middle) pairs. The legal ones are kept with
             // their values, and the strongest legal front and middle found (`ub2`) in the
             // same branch-free pass, each as `value << 8 | place + 1`.
@@ -461,40 +535,6 @@ pub fn best_splits(
                 }
             }
             stats.backs += 1;
-            if prune && top == 1 {
-                // Only the splits no other split of this back beats in both front and middle
-                // can be best (the score never falls as a lane's value rises): fronts in
-                // falling value (ties: higher index first), each kept when its middle beats
-                // every middle of a stronger front. Each pass finds the next one (keyed
-                // `value << 24 | index << 8 | place + 1`); once the front with the strongest
-                // middle cannot beat the best found, no later front can, and the strongest
-                // middle ends the frontier.
-                let mut high: Option<u32> = None;
-                loop {
-                    let mut next = 0u64;
-                    for (j, &(vf, vm, fi, _)) in legal.iter().enumerate() {
-                        let sel = (high.is_none_or(|h| vm > h) as u64).wrapping_neg();
-                        let key = ((vf as u64) << 24) | ((fi as u64) << 8) | (j as u64 + 1);
-                        next = next.max(key & sel);
-                    }
-                    if next == 0 {
-                        break;
-                    }
-                    let (_, vm, fi, mi) = pick(next);
-                    high = Some(vm);
-                    let ff = lazy(fi as usize, Lane::Front);
-                    if scorer.score(&ff, &top_mf, &bf) <= floor {
-                        break;
-                    }
-                    stats.scored += 1;
-                    let e = scorer.score(&ff, &lazy(mi as usize, Lane::Middle), &bf);
-                    offer((fi as usize, mi as usize, bi), e, &mut best, &mut floor);
-                    if vm == top_value {
-                        break;
-                    }
-                }
-                continue;
-            }
             for &(_, _, fi, mi) in legal {
                 let (fi, mi) = (fi as usize, mi as usize);
                 stats.scored += 1;

@@ -109,6 +109,13 @@ pub(crate) fn rest_pairs(five: usize) -> &'static [(u16, u16); 56] {
     &tables().by_middle[five]
 }
 
+/// The index of a 3- or 5-position subset of 13 positions (into the hand's 3- or
+/// 5-position subsets), from its mask.
+#[inline]
+pub(crate) fn subset_index(mask: u32) -> usize {
+    tables().index[mask as usize] as usize
+}
+
 /// The 126 unordered `(5-position subset, 5-position subset)` index pairs that split the 10
 /// positions left by the 3-position subset `three` of 13 positions.
 #[inline]

@@ -9,7 +9,7 @@ use crate::error::{Error, Lane, Result};
 use crate::eval::{Category, HandValue};
 use crate::limits::STAKE_MULTIPLIER;
 use crate::rules::{BonusKind, EscapeTo, FoulPolicy, Mode, Rules};
-use crate::special::{find_special, held_specials, SpecialHand};
+use crate::special::{held_and_highest, SpecialHand};
 
 /// One player's submission.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -224,7 +224,7 @@ pub fn settle(subs: &[Submission], rules: &Rules, args: &TableArgs) -> Result<Se
     for (seat, sub) in subs.iter().enumerate() {
         if let Submission::Declared { cards, special } = sub {
             let hand: [Card; 13] = cards.as_slice().try_into().expect("13 cards checked");
-            let held = held_specials(&hand, rules);
+            let (held, highest) = held_and_highest(&hand, rules);
             let false_special = || Error::FalseSpecial {
                 player: Some(seat),
                 special: special.clone(),
@@ -238,7 +238,7 @@ pub fn settle(subs: &[Submission], rules: &Rules, args: &TableArgs) -> Result<Se
             if held.is_empty() {
                 return Err(false_special());
             }
-            declared[seat] = find_special(&hand, rules);
+            declared[seat] = highest;
         }
     }
     score_table(subs, rules, banker, &stakes, gone_list, &declared)
@@ -722,7 +722,7 @@ mod tests {
                 let mut subs = Vec::new();
                 let mut declared = Vec::new();
                 for h in &hands {
-                    match find_special(h, &rules) {
+                    match crate::special::find_special(h, &rules) {
                         Some(sp) => {
                             declared_seen += 1;
                             subs.push(Submission::Declared {

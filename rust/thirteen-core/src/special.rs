@@ -302,15 +302,34 @@ fn straights_shape(counts: &[u8; 13], a23: bool) -> bool {
 
 /// Canonical indices of the specials the rules recognise and the cards hold, high to low.
 pub fn held_specials(cards: &[Card; 13], rules: &Rules) -> Vec<usize> {
-    let shape = Shape::of(cards);
-    (0..13)
-        .filter(|&k| rules.special_units[k] > 0 && holds_shaped(cards, &shape, k, rules).is_some())
-        .collect()
+    let mut held = Vec::new();
+    scan(cards, rules, Some(&mut held));
+    held
 }
 
 /// The highest recognised special held (RULES.md 4): the best tier, reported as the first key
 /// of that tier in canonical order that is held; `None` when none is held.
 pub fn find_special(cards: &[Card; 13], rules: &Rules) -> Option<SpecialHand> {
+    scan(cards, rules, None)
+}
+
+/// [`held_specials`] and [`find_special`] at once, each kind checked once (for `settle`).
+pub(crate) fn held_and_highest(
+    cards: &[Card; 13],
+    rules: &Rules,
+) -> (Vec<usize>, Option<SpecialHand>) {
+    let mut held = Vec::new();
+    let highest = scan(cards, rules, Some(&mut held));
+    (held, highest)
+}
+
+/// The highest recognised special held; with `held`, every kind is checked and those held
+/// are pushed (canonical order), else a kind whose tier cannot beat the best found is not.
+fn scan(
+    cards: &[Card; 13],
+    rules: &Rules,
+    mut held: Option<&mut Vec<usize>>,
+) -> Option<SpecialHand> {
     let shape = Shape::of(cards);
     let mut best: Option<(u8, usize, Option<Arrangement>)> = None;
     for k in 0..13 {
@@ -318,11 +337,17 @@ pub fn find_special(cards: &[Card; 13], rules: &Rules) -> Option<SpecialHand> {
             continue;
         }
         let tier = rules.special_tier[k];
-        if best.as_ref().is_some_and(|&(t, _, _)| t <= tier) {
+        let beats = best.as_ref().is_none_or(|&(t, _, _)| t > tier);
+        if !beats && held.is_none() {
             continue;
         }
         if let Some(shown) = holds_shaped(cards, &shape, k, rules) {
-            best = Some((tier, k, shown));
+            if let Some(h) = held.as_deref_mut() {
+                h.push(k);
+            }
+            if beats {
+                best = Some((tier, k, shown));
+            }
         }
     }
     best.map(|(tier, k, arrangement)| SpecialHand {

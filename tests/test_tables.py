@@ -155,6 +155,45 @@ def test_ev_search_equals_a_full_scan(name: str) -> None:
                 assert pruned == pytest.approx(full, abs=1e-9), (name, players, hand)
 
 
+FALLING = {
+    # A front pair worth more than front trips (RULES.md 6 allows any lane values).
+    "front": {"lane_values": {"front": {"base": 1, "one_pair": 9, "three_of_a_kind": 3}}},
+    # Middle quads worth less than a middle full house.
+    "middle": {"lane_values": {"middle": {"base": 1, "full_house": 4, "four_of_a_kind": 2}}},
+    # The same with the banker winning ties: a player's bounds are not priced at the
+    # envelope there, the banker's are.
+    "banker": {"mode": "banker", "banker_wins_ties": True,
+               "lane_values": {"middle": {"base": 1, "full_house": 4, "four_of_a_kind": 2}}},
+}
+
+
+@pytest.mark.parametrize("case", sorted(FALLING))
+def test_ev_search_equals_a_full_scan_when_lane_values_fall(case: str) -> None:
+    """With lane values that fall as the category rises, the search still finds what a scan of
+    every legal split finds, and its bounds still leave most splits unscored."""
+    rules = RuleSet.preset("kaixin").replace(name=f"falling-{case}", **FALLING[case])
+    rng = random.Random(case)
+    deck = thirteen.deck(rules)
+    fixed = ["Ah Ad Ac Kh Kd 7s 7c 4h 4d 9s 3c 2h 5s", "9h 9d 9c 9s Qh Qd Qc 5h 5d 2s 3c 7h Jd"]
+    scored_all = searches = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", thirteen.TablesWarning)
+        for players in (2, 4):
+            tables = thirteen.lane_tables(rules, players)
+            for i in range(6):
+                hand = thirteen.parse_cards(fixed[i]) if i < len(fixed) else rng.sample(deck, 13)
+                for banker in ([False, True] if rules.mode == "banker" else [False]):
+                    pruned, full, backs, scored = _core._ev_scan(
+                        hand, rules, tables, players=players, banker=banker
+                    )
+                    assert pruned == pytest.approx(full, abs=1e-9), (case, players, hand, banker)
+                    if banker or rules.mode != "banker":
+                        searches += 1
+                        scored_all += scored
+    # A full scan scores thousands of legal splits a hand.
+    assert scored_all < 1000 * searches, (scored_all, searches)
+
+
 def test_lane_table_counts_are_checked() -> None:
     # Issue 9: a raw value that is no hand's (category 15) used to panic the core.
     with pytest.raises(thirteen.ThirteenError):

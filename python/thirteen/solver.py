@@ -17,7 +17,8 @@ Strategies (``strategy=``):
 
 The search of ``ev`` is exact: no split is skipped unless it provably cannot beat the best
 found (the model's score never falls as a lane's value rises when lane values never fall as
-the category rises; otherwise every split is scored).
+the category rises; where they fall, the bounds price each lane at the most any category up
+to its own is worth).
 
 Lane tables ship with the package for every preset (``thirteen/tables/<preset>.json.gz``, made
 by ``thirteen train``) and are chosen by what changes play (:mod:`thirteen.table_store`).

@@ -68,6 +68,19 @@ pub(crate) fn features(
     role: Role,
 ) -> Feat {
     let units = rules.lane_value(lane, value.category()) as f64;
+    features_worth(value, lane, units, tables, rules, role)
+}
+
+/// [`features`] of a lane worth `units` (for the search's bounds, its
+/// [`lane_value_envelope`]).
+pub(crate) fn features_worth(
+    value: HandValue,
+    lane: Lane,
+    units: f64,
+    tables: &LaneTables,
+    rules: &Rules,
+    role: Role,
+) -> Feat {
     if tables.lanes[lane as usize].is_empty() {
         return Feat {
             w: 0.5,
@@ -104,6 +117,45 @@ pub(crate) fn features(
         paid: if l > 0.0 { lose_units / l } else { 0.0 },
         row,
     }
+}
+
+/// The categories a lane can hold under the rules' deck, low to high: the front has no
+/// straights, flushes or full houses, and five of a kind needs the extra diamonds.
+fn lane_categories(rules: &Rules, lane: Lane) -> &'static [usize] {
+    let five = rules.deck == crate::card::DeckKind::ExtraDiamonds;
+    match (lane, five) {
+        (Lane::Front, _) => &[0, 1, 3],
+        (_, false) => &[0, 1, 2, 3, 4, 5, 6, 7, 8],
+        (_, true) => &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+    }
+}
+
+/// A lane's value made non-decreasing in the category, per category: the most that a
+/// category the lane can hold, up to this one, is worth. It equals the lane's value where
+/// that never falls; scoring with it bounds any split with weaker lanes (see
+/// [`units_raise_score`]).
+pub(crate) fn lane_value_envelope(rules: &Rules, lane: Lane) -> [i64; 10] {
+    let row = &rules.lane_values[lane as usize];
+    let mut out = *row;
+    let mut most = i64::MIN;
+    let cats = lane_categories(rules, lane);
+    for (c, slot) in out.iter_mut().enumerate() {
+        if cats.contains(&c) {
+            most = most.max(row[c]);
+        }
+        if most > i64::MIN {
+            *slot = most;
+        }
+    }
+    out
+}
+
+/// Whether the score never falls as a lane's units rise, all else the same, and the tables
+/// cover every lane (an empty lane prices a lost lane at its own units). Every seat but a
+/// player against a banker who wins ties, whose drawn lanes pay their own units.
+pub(crate) fn units_raise_score(rules: &Rules, role: Role, tables: &LaneTables) -> bool {
+    let drawn_pays = rules.mode == Mode::Banker && rules.banker_wins_ties && role == Role::Player;
+    !drawn_pays && tables.lanes.iter().all(|l| !l.is_empty())
 }
 
 /// Sixteen non-negative terms added in a fixed tree order (monotone under rounding).
@@ -270,14 +322,10 @@ pub(crate) fn lane_values_monotone(rules: &Rules) -> bool {
 /// the extra-diamonds deck (RULES.md 3). Every term of the score is non-decreasing in such a
 /// lane's hand value, whatever the other lanes' values.
 pub(crate) fn lane_value_rises(rules: &Rules, lane: Lane) -> bool {
-    let five = rules.deck == crate::card::DeckKind::ExtraDiamonds;
-    let cats: &[usize] = match (lane, five) {
-        (Lane::Front, _) => &[0, 1, 3],
-        (_, false) => &[0, 1, 2, 3, 4, 5, 6, 7, 8],
-        (_, true) => &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
-    };
     let row = &rules.lane_values[lane as usize];
-    cats.windows(2).all(|w| row[w[0]] <= row[w[1]])
+    lane_categories(rules, lane)
+        .windows(2)
+        .all(|w| row[w[0]] <= row[w[1]])
 }
 
 #[cfg(test)]

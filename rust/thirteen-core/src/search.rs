@@ -53,8 +53,20 @@
 //!   skipped. The middles that miss the back, and each middle's front (the first front no
 //!   stronger than it that misses both), are found 64 places at a time.
 //!
-//! No split is skipped unless its score provably cannot beat what was found; without
-//! monotone lane values nothing is pruned. Tests compare it with a full scan.
+//! When a lane's value falls as the category rises somewhere (a custom rule set), the
+//! score can fall as a lane's value rises, and the bounds above would not hold. They are
+//! then taken with each lane priced at its value's envelope (the most that any category up
+//! to its own is worth, [`crate::model::lane_value_envelope`]): that score never falls as
+//! a lane's value rises, and it is at least the split's own score, since more units never
+//! lower the score ([`crate::model::units_raise_score`]; a player against a banker who wins
+//! ties is the exception, and there nothing is pruned). The splits that pass are scored
+//! with their own values; the Pareto-frontier shortcuts, which need the own score to rise,
+//! are left out: every legal pair of a back that passes is scored, and with more than 13
+//! cards each front of a (back, middle) in falling value until its bound cannot beat the
+//! best found.
+//!
+//! No split is skipped unless its score provably cannot beat what was found. Tests compare
+//! it with a full scan, under falling lane values too.
 
 use std::cell::RefCell;
 use std::cmp::Ordering;
@@ -64,7 +76,10 @@ use crate::error::Lane;
 use crate::eval::{Category, HandValue};
 use crate::falling::{self, Falling};
 use crate::lanes::LaneTables;
-use crate::model::{features, lane_value_rises, lane_values_monotone, Context, Feat, Scorer};
+use crate::model::{
+    features, features_worth, lane_value_envelope, lane_value_rises, lane_values_monotone,
+    units_raise_score, Context, Feat, Scorer,
+};
 use crate::rules::Rules;
 
 /// The 5- and 3-position subsets of `n` positions (masks in increasing order).
@@ -173,11 +188,33 @@ pub fn best_splits(
     let s = subsets(n);
     let top = top.max(1);
     let scorer = Scorer::new(rules, ctx, tables);
-    let prune = lane_values_monotone(rules);
+    // With lane values that never fall as the category rises, the score never falls as a
+    // lane's value rises. Otherwise the bounds price each lane at its value's envelope (the
+    // most a category up to its own is worth), which bounds every split with weaker lanes
+    // when more units never lower the score; exact scores use the lanes' own values.
+    let monotone = lane_values_monotone(rules);
+    let prune = monotone || units_raise_score(rules, ctx.role, tables);
+    let envelope = Lane::ALL.map(|lane| lane_value_envelope(rules, lane));
     // More than 13 cards: with the front's values rising, a (back, middle)'s strongest
     // front scores best, whatever the other lanes' values do.
     let front_rises = lane_value_rises(rules, Lane::Front);
-    let feat = |v: HandValue, lane: Lane| features(v, lane, tables, rules, ctx.role);
+    let feat = |v: HandValue, lane: Lane| {
+        let units = envelope[lane as usize][v.category() as usize] as f64;
+        features_worth(v, lane, units, tables, rules, ctx.role)
+    };
+    // A split's exact score from its lanes' (bounding) features.
+    let exact = |f: &Feat, m: &Feat, b: &Feat, (fi, mi, bi): (usize, usize, usize)| {
+        if monotone {
+            scorer.score(f, m, b)
+        } else {
+            let own = |v: HandValue, lane: Lane| features(v, lane, tables, rules, ctx.role);
+            scorer.score(
+                &own(v3[fi], Lane::Front),
+                &own(v5[mi], Lane::Middle),
+                &own(v5[bi], Lane::Back),
+            )
+        }
+    };
     // Fronts in falling value: as backs fall in value, so does the strongest front that can
     // sit below them (a legal front is at most its middle, at most its back).
     let mut cap = 0usize;
@@ -389,14 +426,24 @@ pub fn best_splits(
                     let mut r = fcap;
                     while let Some(fk) = fronts.next_missing(&mut r, fronts.len(), mb | mm) {
                         let fi = falling::index(fk);
-                        if prune && top == 1 {
+                        if monotone && top == 1 {
                             if seen.is_some_and(|h| v3[fi] <= h) {
                                 break;
                             }
                             seen = Some(v3[fi]);
                         }
+                        let ff = lazy(fi, Lane::Front);
+                        // Falling lane values: the fronts after this one are no stronger, so
+                        // its bound (at the envelope) bounds them too.
+                        if !monotone
+                            && prune
+                            && best.len() == top
+                            && scorer.score(&ff, &mf, &bf) <= floor
+                        {
+                            break;
+                        }
                         stats.scored += 1;
-                        let e = scorer.score(&lazy(fi, Lane::Front), &mf, &bf);
+                        let e = exact(&ff, &mf, &bf, (fi, mi, bi));
                         offer((fi, mi, bi), e, &mut best, &mut floor);
                         if front_rises && (top == 1 || (best.len() == top && e <= floor)) {
                             break;
@@ -429,7 +476,7 @@ pub fn best_splits(
                 }
             }
             let bf = lazy(bi, Lane::Back);
-            if prune && top == 1 {
+            if monotone && top == 1 {
                 // The strongest legal middle: the first five from this back's value down
                 // that misses the back and leaves a front no stronger than it (64 places
                 // looked at, else the back's 56 pairs).
@@ -497,7 +544,7 @@ pub fn best_splits(
                     }
                     high = Some(vm);
                     stats.scored += 1;
-                    let e = scorer.score(&ff, &lazy(mi, Lane::Middle), &bf);
+                    let e = exact(&ff, &lazy(mi, Lane::Middle), &bf, (fi, mi, bi));
                     offer((fi, mi, bi), e, &mut best, &mut floor);
                     if vm == top_value {
                         break;
@@ -538,7 +585,12 @@ pub fn best_splits(
             for &(_, _, fi, mi) in legal {
                 let (fi, mi) = (fi as usize, mi as usize);
                 stats.scored += 1;
-                let e = scorer.score(&lazy(fi, Lane::Front), &lazy(mi, Lane::Middle), &bf);
+                let e = exact(
+                    &lazy(fi, Lane::Front),
+                    &lazy(mi, Lane::Middle),
+                    &bf,
+                    (fi, mi, bi),
+                );
                 offer((fi, mi, bi), e, &mut best, &mut floor);
             }
         }
@@ -604,7 +656,30 @@ mod tests {
                 scoop: (BonusKind::Double, 0),
                 ..Rules::default()
             },
+            // Lane values that fall as the category rises: a front pair worth more than
+            // front trips, middle quads worth less than a middle full house.
+            Rules {
+                lane_values: falling(royal),
+                scoop: (BonusKind::Double, 0),
+                home_run: (BonusKind::Double, 0, 3),
+                ..Rules::default()
+            },
+            // The same with the banker winning ties: its players' bounds are not priced at
+            // the envelope (a drawn lane pays their own units), the banker's are.
+            Rules {
+                mode: Mode::Banker,
+                banker_wins_ties: true,
+                lane_values: falling([[1; 10], [2; 10], [3; 10]]),
+                scoop: (BonusKind::Bonus, 3),
+                ..Rules::default()
+            },
         ]
+    }
+
+    fn falling(mut values: [[i64; 10]; 3]) -> [[i64; 10]; 3] {
+        values[0][1] = values[0][3] + 6;
+        values[1][7] = values[1][6] - 1;
+        values
     }
 
     fn random_hand(rng: &mut rand_chacha::ChaCha20Rng, deck: DeckKind, n: usize) -> Vec<Card> {
@@ -618,6 +693,8 @@ mod tests {
     fn pruned_search_equals_full_scan() {
         let mut rng = rng_for(11);
         for rules in variants() {
+            // Splits scored exactly and legal splits, where the bounds prune.
+            let (mut scored, mut legal) = (0usize, 0usize);
             // Half the hands on tables with classes (the joint model), half without.
             let counts = build_tables(&rules, 4, 300, 2, 3);
             let mixed = LaneTables::from_counts(&counts, &rules);
@@ -632,14 +709,29 @@ mod tests {
                     let ctx = Context { players, role };
                     for i in 0..12 {
                         let tables = if i % 2 == 0 { &mixed } else { &lanes_only };
-                        let h: [Card; 13] = random_hand(&mut rng, DeckKind::Standard, 13)
-                            .try_into()
-                            .unwrap();
+                        // Hands where falling lane values change the best split: trips or
+                        // a pair in front; quads or a full house in the middle. Under the
+                        // falling rules, a frontier of (front, middle) misses the first's
+                        // best split.
+                        let h: [Card; 13] = match i {
+                            0..=2 => crate::card::parse_cards(
+                                [
+                                    "Kc Tc 3d Ts Td 9h 9s 8d 9d 3s 5s 5c 3h",
+                                    "Ah Ad Ac Kh Kd 7s 7c 4h 4d 9s 3c 2h 5s",
+                                    "9h 9d 9c 9s Qh Qd Qc 5h 5d 2s 3c 7h Jd",
+                                ][i],
+                            )
+                            .unwrap(),
+                            _ => random_hand(&mut rng, DeckKind::Standard, 13),
+                        }
+                        .try_into()
+                        .unwrap();
                         let s = HandSplits::new(&h, rules.wheel);
                         let mut all: Vec<f64> = ev_all(&s, &rules, tables, ctx)
                             .iter()
                             .map(|c| c.expected)
                             .collect();
+                        let pruned = crate::model::units_raise_score(&rules, role, tables);
                         all.sort_by(|a, b| b.partial_cmp(a).unwrap());
                         // One best split (the per-back frontier) and the six best.
                         for want in [1, 6] {
@@ -656,6 +748,10 @@ mod tests {
                                 &mut stats,
                             );
                             assert_eq!(top.len(), want);
+                            if pruned {
+                                scored += stats.scored;
+                                legal += all.len();
+                            }
                             for (c, e) in top.iter().zip(&all) {
                                 assert!((c.expected - e).abs() < 1e-9, "{} vs {e}", c.expected);
                                 let (f, m, b) = c.subsets;
@@ -667,15 +763,18 @@ mod tests {
                     }
                 }
             }
+            // The bounds cut the work, with falling lane values too.
+            assert!(scored * 10 < legal, "{scored} of {legal} splits scored");
         }
     }
 
     #[test]
     fn sixteen_cards_equal_the_best_of_every_13() {
-        // Three rule sets: lane values that rise (as kaixin-extra), pruned; five of a kind
-        // worth less than a straight flush in the middle and back (as `variants` leaves
-        // it), nothing pruned but a (back, middle)'s strongest front still best; and a
-        // front pair worth more than front trips, every front scored.
+        // Three rule sets: lane values that rise (as kaixin-extra); five of a kind worth
+        // less than a straight flush in the middle and back (as `variants` leaves it), the
+        // bounds at the envelope but a (back, middle)'s strongest front still best; and a
+        // front pair worth more than front trips, fronts scored down to the first whose
+        // bound cannot beat the best found.
         let middle_falls = Rules {
             deck: DeckKind::ExtraDiamonds,
             dealt: 16,
@@ -685,7 +784,7 @@ mod tests {
         rising.lane_values[1][9] = 11;
         rising.lane_values[2][9] = 6;
         let mut front_falls = rising.clone();
-        front_falls.lane_values[0][1] = 4;
+        front_falls.lane_values[0][1] = 9;
         assert!(lane_values_monotone(&rising));
         assert!(
             !lane_values_monotone(&middle_falls) && lane_value_rises(&middle_falls, Lane::Front)
@@ -710,11 +809,19 @@ mod tests {
             (&front_falls, 14),
             (&front_falls, 15),
             (&front_falls, 15),
+            (&front_falls, 15),
         ];
-        for (rules, n) in cases {
+        // The last hand, found by searching random ones: there, stopping at the first front
+        // whose own score (not its bound) cannot beat the best found misses the best split.
+        let fixed = "Th Kc 5c Ad 7h 7s Ts 2h As 7c Jc Ah 3d 2c Td";
+        for (case, (rules, n)) in cases.into_iter().enumerate() {
             let tables = &LaneTables::from_counts(&counts, rules);
             {
-                let dealt = random_hand(&mut rng, DeckKind::ExtraDiamonds, n);
+                let dealt = if case + 1 == cases.len() {
+                    crate::card::parse_cards(fixed).unwrap()
+                } else {
+                    random_hand(&mut rng, DeckKind::ExtraDiamonds, n)
+                };
                 let s = subsets(n);
                 let pick = |m: u32| -> Vec<Card> {
                     (0..n)

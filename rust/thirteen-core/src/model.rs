@@ -347,6 +347,29 @@ mod tests {
     }
 
     #[test]
+    fn envelope_is_the_most_a_category_up_to_this_one_is_worth() {
+        // Front: a pair worth 9, trips 3 (two pair cannot be held in front). Middle: a full
+        // house worth 4, quads 2, a straight flush 5.
+        let mut rules = Rules::default();
+        rules.lane_values[0] = [1, 9, 1, 3, 1, 1, 1, 1, 1, 1];
+        rules.lane_values[1] = [1, 1, 1, 1, 1, 1, 4, 2, 5, 1];
+        assert_eq!(
+            lane_value_envelope(&rules, Lane::Front)[..4],
+            [1, 9, 9, 9],
+            "trips priced as the pair below them"
+        );
+        assert_eq!(
+            lane_value_envelope(&rules, Lane::Middle)[..9],
+            [1, 1, 1, 1, 1, 1, 4, 4, 5]
+        );
+        // Lane values that never fall are their own envelope.
+        assert_eq!(
+            lane_value_envelope(&rules, Lane::Back),
+            rules.lane_values[2]
+        );
+    }
+
+    #[test]
     fn classes_follow_the_front_and_the_middle() {
         let pair = v5("Ks Kh 7d 6c 3s");
         assert_eq!(class_of(v3("Ks Qh 9d"), pair), 0);

@@ -66,22 +66,57 @@ impl SpecialHand {
 const WHEEL5: u16 = 0b1_0000_0000_1111;
 const A23: u16 = 0b1_0000_0000_0011;
 
-fn rank_mask(cards: &[Card]) -> u16 {
-    cards.iter().fold(0, |m, c| m | 1 << c.rank_index())
-}
-
 fn suited(cards: &[Card]) -> bool {
     cards.iter().all(|c| c.suit() == cards[0].suit())
 }
 
-fn straight5(cards: &[Card]) -> bool {
-    let m = rank_mask(cards);
+/// Whether five cards with these ranks (a rank mask) are a straight.
+fn straight5(m: u16) -> bool {
     m.count_ones() == 5 && (m == WHEEL5 || m >> m.trailing_zeros() == 0b11111)
 }
 
-fn straight3(cards: &[Card], a23: bool) -> bool {
-    let m = rank_mask(cards);
+/// Whether three cards with these ranks (a rank mask) are a 3-card straight.
+fn straight3(m: u16, a23: bool) -> bool {
     m.count_ones() == 3 && (m >> m.trailing_zeros() == 0b111 || (a23 && m == A23))
+}
+
+/// A hand's positions by rank and by suit, so that a subset of positions is tested without
+/// gathering its cards.
+struct Positions {
+    /// Each position's rank bit.
+    rank: [u16; 13],
+    /// Each suit's positions.
+    suit: [u16; 4],
+}
+
+impl Positions {
+    fn of(cards: &[Card; 13]) -> Positions {
+        let mut p = Positions {
+            rank: [0; 13],
+            suit: [0; 4],
+        };
+        for (i, c) in cards.iter().enumerate() {
+            p.rank[i] = 1 << c.rank_index();
+            p.suit[c.suit() as usize] |= 1 << i;
+        }
+        p
+    }
+
+    /// The ranks held at the positions of `m` (a rank mask).
+    fn ranks(&self, m: u16) -> u16 {
+        let mut bits = m;
+        let mut out = 0;
+        while bits != 0 {
+            out |= self.rank[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+        }
+        out
+    }
+
+    /// Whether the positions of `m` hold one suit.
+    fn suited(&self, m: u16) -> bool {
+        self.suit.iter().any(|&s| m & !s == 0)
+    }
 }
 
 /// Position masks of the 1,287 five-card subsets of 13 positions.
@@ -116,13 +151,13 @@ type Candidate = ([HandValue; 3], [u8; 13], Arrangement);
 fn best_pattern(
     cards: &[Card; 13],
     rules: &Rules,
-    five: impl Fn(&[Card]) -> bool,
-    three: impl Fn(&[Card]) -> bool,
+    five: impl Fn(u16) -> bool,
+    three: impl Fn(u16) -> bool,
 ) -> Option<Arrangement> {
     let good: Vec<(u16, [Card; 5])> = five_subsets()
         .iter()
+        .filter(|&&m| five(m))
         .map(|&m| (m, pick::<5>(cards, m)))
-        .filter(|(_, c)| five(c))
         .collect();
     let mut best: Option<Candidate> = None;
     for (i, (ma, a)) in good.iter().enumerate() {
@@ -130,10 +165,11 @@ fn best_pattern(
             if ma & mb != 0 {
                 continue;
             }
-            let front: [Card; 3] = pick(cards, 0x1fff & !(ma | mb));
-            if !three(&front) {
+            let rest = 0x1fff & !(ma | mb);
+            if !three(rest) {
                 continue;
             }
+            let front: [Card; 3] = pick(cards, rest);
             let (va, vb) = (evaluate5(a, rules.wheel), evaluate5(b, rules.wheel));
             let key_a = sorted_desc(*a).map(|c| c.code());
             let key_b = sorted_desc(*b).map(|c| c.code());
@@ -232,13 +268,14 @@ fn holds_shaped(
             .iter()
             .all(|c| c.rank_index() >= rules.twelve_royals_from),
         kind::THREE_STRAIGHT_FLUSHES => {
+            let p = Positions::of(cards);
             return best_pattern(
                 cards,
                 rules,
-                |c| suited(c) && straight5(c),
-                |c| suited(c) && straight3(c, a23),
+                |m| p.suited(m) && straight5(p.ranks(m)),
+                |m| p.suited(m) && straight3(p.ranks(m), a23),
             )
-            .map(Some)
+            .map(Some);
         }
         kind::THREE_QUADS => at_least(4) >= 3,
         kind::ALL_BIG => cards.iter().all(|c| c.rank_index() >= 6),
@@ -253,9 +290,19 @@ fn holds_shaped(
         }
         kind::SIX_PAIRS => pairs(None) == 6,
         kind::THREE_STRAIGHTS => {
-            return best_pattern(cards, rules, straight5, |c| straight3(c, a23)).map(Some)
+            let p = Positions::of(cards);
+            return best_pattern(
+                cards,
+                rules,
+                |m| straight5(p.ranks(m)),
+                |m| straight3(p.ranks(m), a23),
+            )
+            .map(Some);
         }
-        kind::THREE_FLUSHES => return best_pattern(cards, rules, suited, suited).map(Some),
+        kind::THREE_FLUSHES => {
+            let p = Positions::of(cards);
+            return best_pattern(cards, rules, |m| p.suited(m), |m| p.suited(m)).map(Some);
+        }
         _ => false,
     };
     yes.then_some(None)

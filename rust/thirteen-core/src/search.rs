@@ -388,6 +388,9 @@ pub fn best_splits(
             // Equal middle and back: the pair is met from both sides; keep one. Branch-free
             // (`&`, `|`): the 13-card pass below tests every pair.
             let legal_mid = |mi: usize| (v5[mi] < vb) | ((v5[mi] == vb) & (mi >= bi));
+            // A legal (front, middle) pair for this back: the middle under it, the front no
+            // stronger than the middle.
+            let legal_pair = |fi: usize, mi: usize| legal_mid(mi) & (v3[fi] <= v5[mi]);
             let Some(pairs) = pairs else {
                 let bf = lazy(bi, Lane::Back);
                 // More than 13 cards: the middles in the walk's order from this back's value
@@ -488,7 +491,7 @@ pub fn best_splits(
                 while let Some(key) = order.next_missing(&mut q, until, mb) {
                     let mi = falling::index(key);
                     let fi = crate::split::subset_index(rest ^ falling::mask(key));
-                    if legal_mid(mi) && v3[fi].raw() <= falling::value(key) {
+                    if legal_pair(fi, mi) {
                         strongest = Some((mi, falling::value(key)));
                         break;
                     }
@@ -496,8 +499,8 @@ pub fn best_splits(
                 if strongest.is_none() && until < order.len() {
                     let mut km = 0u64;
                     for &(fi, mi) in pairs {
-                        let (vf, vm) = (v3[fi as usize].raw(), v5[mi as usize].raw());
-                        let ok = legal_mid(mi as usize) & (vf <= vm);
+                        let ok = legal_pair(fi as usize, mi as usize);
+                        let vm = v5[mi as usize].raw();
                         km = km.max((((vm as u64) << 16) | mi as u64) & (ok as u64).wrapping_neg());
                     }
                     strongest = (km != 0).then_some(((km & 0xffff) as usize, (km >> 16) as u32));
@@ -526,12 +529,14 @@ pub fn best_splits(
                 // its middle is legal and beats every kept middle (`high`).
                 let mut high: Option<u32> = None;
                 while let Some(fk) = fronts.next_missing(&mut r, fronts.len(), mb) {
-                    let mi = crate::split::subset_index(rest ^ falling::mask(fk));
+                    let (fi, mi) = (
+                        falling::index(fk),
+                        crate::split::subset_index(rest ^ falling::mask(fk)),
+                    );
                     let (vf, vm) = (falling::value(fk), v5[mi].raw());
-                    if !legal_mid(mi) || vf > vm || high.is_some_and(|h| vm <= h) {
+                    if !legal_pair(fi, mi) || high.is_some_and(|h| vm <= h) {
                         continue;
                     }
-                    let fi = falling::index(fk);
                     let ff = lazy(fi, Lane::Front);
                     if scorer.score(&ff, &top_mf, &bf) <= floor {
                         if high.is_none() {
@@ -560,7 +565,7 @@ pub fn best_splits(
             let (mut kf, mut km) = (0u64, 0u64);
             for &(fi, mi) in pairs {
                 let (vf, vm) = (v3[fi as usize].raw(), v5[mi as usize].raw());
-                let ok = legal_mid(mi as usize) & (vf <= vm);
+                let ok = legal_pair(fi as usize, mi as usize);
                 let sel = (ok as u64).wrapping_neg();
                 legal[k] = (vf, vm, fi, mi);
                 kf = kf.max((((vf as u64) << 8) | (k as u64 + 1)) & sel);

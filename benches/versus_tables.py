@@ -9,12 +9,13 @@ mean units per hand with a 95% interval over deals, and how often the two agree.
 Usage::
 
     python benches/versus_tables.py --rules shisanzhang [--players 4] [--deals 40000]
-        [--other FILE.json.gz | --lanes-only] [--seed 2026]
+        [--other FILE.json.gz | --lanes-only | --no-card-removal] [--seed 2026]
 
 ``--other`` takes a table file (``thirteen train --out``, or an earlier release's
 ``thirteen/tables/<preset>.json.gz``); ``--lanes-only`` strips the classes from the shipped
 tables, which measures what pricing scoops over the classes of the opponent's arrangement
-gains.
+gains; ``--no-card-removal`` plays the shipped tables without card removal, which measures
+what weighing the opponents' lanes by the cards held gains.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ def main() -> int:
     group = parser.add_mutually_exclusive_group(required=True)
     group.add_argument("--other", help="the other tables: a table file")
     group.add_argument("--lanes-only", action="store_true", help="the shipped tables without classes")
+    group.add_argument("--no-card-removal", action="store_true",
+                       help="the shipped tables without card removal")
     args = parser.parse_args()
 
     rules = RuleSet.preset(args.rules)
@@ -56,6 +59,9 @@ def main() -> int:
         c = mine.counts()
         other = LaneTables.from_counts(rules, c["front"], c["middle"], c["back"])
         label = "the shipped tables without classes"
+    elif args.no_card_removal:
+        other = mine.with_card_removal(False)
+        label = "the shipped tables without card removal"
     else:
         other = TableSet.load(args.other).lane_tables(rules, args.players)
         label = args.other

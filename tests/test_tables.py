@@ -142,17 +142,52 @@ def test_train_command_writes_loadable_tables(tmp_path) -> None:
 
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_ev_search_equals_a_full_scan(name: str) -> None:
-    """The pruned search finds the best expected units a scan of every legal split finds."""
+    """The pruned search finds the best expected units a scan of every legal split finds, with
+    card removal (the default) and without."""
     rules = RuleSet.preset(name)
     rng = random.Random(name)
     deck = thirteen.deck(rules)
     for players in rules.players:
-        tables = thirteen.lane_tables(rules, players)
-        for _ in range(4):
+        shipped = thirteen.lane_tables(rules, players)
+        for i in range(6):
+            tables = shipped if i % 3 else shipped.with_card_removal(False)
             hand = rng.sample(deck, 13)
             for banker in ([False, True] if rules.mode == "banker" else [False]):
                 pruned, full, backs, scored = _core._ev_scan(hand, rules, tables, players=players, banker=banker)
                 assert pruned == pytest.approx(full, abs=1e-9), (name, players, hand)
+
+
+def _front_only_tables(rules: Any, **kw: Any) -> thirteen.LaneTables:
+    """Tables where the opponent's front was king high twice, a pair of twos once and a pair
+    of queens once; its middle and back always 7-5-4-3-2 (every middle and back beats them)."""
+    v = lambda text: thirteen.evaluate(text, rules).value  # noqa: E731
+    weak = [(v("7c 5d 4h 3s 2c"), 4)]
+    front = [(v("Kd 9c 4s"), 2), (v("2s 2h 5c"), 1), (v("Qc Qh 3s"), 1)]
+    return thirteen.LaneTables.from_counts(rules, front, weak, weak, **kw)
+
+
+def test_card_removal_weighs_the_opponents_front_by_the_cards_held() -> None:
+    """The ev model with card removal: the opponent's lanes are dealt from the unseen cards.
+    Held: two queens, no king, no two. By hand, each front the opponent was seen with is
+    weighed by the chance that the cards it names are unseen: king high 1 × C(39,2)/C(52,2)
+    (its two other cards open), the twos C(4,2)/C(4,2) × 39/52 (one open), the queens
+    C(2,2)/C(4,2) × 39/52."""
+    # Heads-up, every lane worth 1, no scoop or majority bonus: a lane adds P(win) − P(lose).
+    rules = RuleSet.preset("western-2-4").replace(name="lanes-only", majority_bonus=0)
+    hand = "Qs Qd Ah Ac 3d 4d 5c 6h 7s 8c 9d Th Jc"
+    k, twos, queens = 0.5 * 741 / 1326, 0.25 * 0.75, 0.25 * 0.75 / 6
+    on = _front_only_tables(rules)
+    off = _front_only_tables(rules, card_removal=False)
+    assert on.card_removal and not off.card_removal
+    assert not on.with_card_removal(False).card_removal
+    assert pickle.loads(pickle.dumps(off)).card_removal is False
+    # The front a pair of queens with a three: it ties the queens seen and beats the rest;
+    # the middle and back win (2 units).
+    best = lambda t: thirteen.complete(hand, rules, front="Qs Qd 3d", players=2, tables=t)[0]  # noqa: E731
+    assert best(off).expected == pytest.approx(0.75 + 2.0, abs=1e-6)
+    assert best(on).expected == pytest.approx((k + twos) / (k + twos + queens) + 2.0, abs=1e-6)
+    # The extra-diamonds deck (a card may be held twice): never weighed.
+    assert not thirteen.lane_tables(RuleSet.preset("kaixin-extra"), 4).card_removal
 
 
 FALLING = {

@@ -81,7 +81,9 @@ fn main() {
         } else {
             counts
         };
-        let tables = LaneTables::from_counts(&counts, &rules);
+        // NO_REMOVAL=1: without card removal, for comparison.
+        let tables =
+            LaneTables::from_counts(&counts, &rules).with_card_removal(env("NO_REMOVAL", 0) == 0);
         let ctx = Context {
             players: 4,
             role: Role::Player,
@@ -108,6 +110,7 @@ fn main() {
                 s.three_values(),
                 &rules,
                 &tables,
+                tables.removal(s.cards(), &rules).as_ref(),
                 ctx,
                 1,
                 false,
@@ -188,6 +191,57 @@ fn main() {
                 st.scored
             );
         }
+        // Card removal's cost: each hand evaluated and searched with it and without, in turn.
+        let plain = tables.with_card_removal(false);
+        let (mut with, mut without) = (Vec::new(), Vec::new());
+        for (i, h) in hands.iter().enumerate() {
+            for k in 0..2 {
+                let on = (i + k) % 2 == 0;
+                let t = if on { &tables } else { &plain };
+                let start = Instant::now();
+                let s = HandSplits::new(h, rules.wheel);
+                best_splits(
+                    13,
+                    s.five_values(),
+                    s.three_values(),
+                    &rules,
+                    t,
+                    t.removal(s.cards(), &rules).as_ref(),
+                    ctx,
+                    1,
+                    false,
+                    &mut SearchStats::default(),
+                );
+                let us = start.elapsed().as_secs_f64() * 1e6;
+                if on {
+                    with.push(us)
+                } else {
+                    without.push(us)
+                }
+            }
+        }
+        let mean = |x: &[f64]| x.iter().sum::<f64>() / x.len() as f64;
+        let start = Instant::now();
+        let mut kept = 0usize;
+        for h in &hands {
+            kept += tables.removal(h, &rules).is_some() as usize;
+        }
+        println!(
+            "  card removal's weights alone: {:.2} µs a hand ({kept})",
+            start.elapsed().as_secs_f64() * 1e6 / hands.len() as f64
+        );
+        with.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        without.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        let q = |x: &[f64], p: f64| x[(p * x.len() as f64) as usize];
+        println!(
+            "  card removal on / off, in turn: mean {:.1} / {:.1} µs, p50 {:.1} / {:.1}, p99 {:.1} / {:.1}",
+            mean(&with),
+            mean(&without),
+            q(&with, 0.5),
+            q(&without, 0.5),
+            q(&with, 0.99),
+            q(&without, 0.99)
+        );
         let n = hands.len() as f64;
         let t2 = Instant::now();
         let mut sink = 0u64;

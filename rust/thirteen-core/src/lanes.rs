@@ -8,6 +8,7 @@
 use crate::card::{Card, DeckKind, Rank, Suit};
 use crate::error::Lane;
 use crate::eval::{evaluate3, evaluate5, Category, HandValue, Wheel};
+use crate::removal::{Chances, Groups, Removal};
 use crate::rules::{Mode, Rules};
 
 /// Every value a 5-card or 3-card hand can have with `deck` under `wheel` (about 8,000), so
@@ -268,6 +269,10 @@ pub struct LaneTables {
     slots: Vec<Slot>,
     /// Per class of the opponent's arrangement, when the counts have them.
     classes: Option<Box<Classes>>,
+    /// Each lane's table cut into groups for card removal ([`crate::removal`]).
+    groups: [Groups; 3],
+    /// Whether `ev` weighs the tables by the cards held (the standard deck only).
+    card_removal: bool,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -276,6 +281,8 @@ struct Slot {
     lanes: [[f32; 3]; 3],
     /// The value's row in the class rows of its size (`u32::MAX`: none).
     row: u32,
+    /// Per lane, where the value sits among the lane's groups ([`Groups::locate`]).
+    group: [u16; 3],
 }
 
 #[inline]
@@ -364,10 +371,22 @@ impl LaneTables {
             .trailing_zeros()
             .max(1);
         let mut slots = vec![Slot::default(); 1 << bits];
+        let groups = std::array::from_fn(|i| {
+            let d = &lanes[i];
+            let values: Vec<u32> = d.values.iter().map(|v| v.raw()).collect();
+            Groups::new(
+                &values,
+                &d.cum_below,
+                &d.above_from,
+                Lane::ALL[i].size() as u8,
+            )
+        });
         let mut tables = LaneTables {
             lanes,
             slots: Vec::new(),
             classes: None,
+            groups,
+            card_removal: rules.deck == DeckKind::Standard,
         };
         for &v in &values {
             let mut h = slot_of(v, bits);
@@ -387,6 +406,7 @@ impl LaneTables {
                     [b as f32, t as f32, a as f32]
                 }),
                 row: row.map_or(u32::MAX, |r| r as u32),
+                group: std::array::from_fn(|i| tables.groups[i].locate(v)),
             };
         }
         tables.slots = slots;
@@ -437,6 +457,65 @@ impl LaneTables {
     #[inline]
     pub fn lookup(&self, lane: Lane, v: HandValue) -> (f64, f64, f64) {
         self.lookup_row(lane, v).0
+    }
+
+    /// Whether `ev` weighs these tables by the cards held ([`crate::removal`]).
+    pub fn card_removal(&self) -> bool {
+        self.card_removal
+    }
+
+    /// These tables with card removal on or off (it is on for the standard deck).
+    pub fn with_card_removal(&self, on: bool) -> LaneTables {
+        LaneTables {
+            card_removal: on,
+            ..self.clone()
+        }
+    }
+
+    /// The card-removal weights for a seat holding `cards` under `rules`; `None` when card
+    /// removal is off, the rules' deck is not the standard one or the tables are empty.
+    pub fn removal(&self, cards: &[Card], rules: &Rules) -> Option<Removal> {
+        if !self.card_removal
+            || rules.deck != DeckKind::Standard
+            || self.lanes.iter().any(|d| d.is_empty())
+        {
+            return None;
+        }
+        let chances = Chances::new(cards);
+        let [f, m, b] = &self.groups;
+        Some(Removal {
+            lanes: [
+                f.weights(&chances)?,
+                m.weights(&chances)?,
+                b.weights(&chances)?,
+            ],
+        })
+    }
+
+    /// [`LaneTables::lookup_row`], weighed by `removal` when given.
+    #[inline]
+    pub(crate) fn lookup_removed(
+        &self,
+        lane: Lane,
+        v: HandValue,
+        removal: Option<&Removal>,
+    ) -> ((f64, f64, f64), u32) {
+        let Some(removal) = removal else {
+            return self.lookup_row(lane, v);
+        };
+        let i = lane as usize;
+        let (raw, at, row) = match self.slot(v) {
+            Some(slot) => {
+                let [b, t, a] = slot.lanes[i];
+                ((b, t, a), slot.group[i], slot.row)
+            }
+            None => {
+                let (b, t, a) = self.lanes[i].lookup(v);
+                let at = self.groups[i].locate(v.raw());
+                ((b as f32, t as f32, a as f32), at, u32::MAX)
+            }
+        };
+        (self.groups[i].weigh(&removal.lanes[i], at, raw), row)
     }
 
     /// [`LaneTables::lookup`] and the value's index in the lane's [`ClassRows`]

@@ -16,6 +16,7 @@ pub mod lanes;
 pub mod limits;
 pub mod model;
 pub mod money;
+pub mod removal;
 pub mod rules;
 pub mod score;
 pub mod search;

@@ -7,6 +7,9 @@
 //! of opponents met. Every term is non-decreasing in each lane's value when the lane values
 //! never fall as the category rises, which makes the pruned search of [`crate::search`] exact.
 //!
+//! With card removal ([`crate::removal`]) each lane's outcome is weighed by the cards held:
+//! the opponent's lane is dealt from the unseen cards. The class rows below are not.
+//!
 //! The lanes of one opponent's hand are not independent (a strong front is often bought with
 //! a weak middle), so when the tables hold classes of the opponent's arrangement
 //! ([`crate::lanes::class_of`]) the events that need all three lanes (a scoop won or lost,
@@ -18,6 +21,7 @@
 use crate::error::Lane;
 use crate::eval::HandValue;
 use crate::lanes::{ClassRow, ClassRows, LaneTables, Ties, CLASSES};
+use crate::removal::Removal;
 use crate::rules::{BonusKind, Mode, Rules};
 
 /// The seat a hand is solved for.
@@ -66,13 +70,15 @@ pub(crate) fn features(
     tables: &LaneTables,
     rules: &Rules,
     role: Role,
+    removal: Option<&Removal>,
 ) -> Feat {
     let units = rules.lane_value(lane, value.category()) as f64;
-    features_worth(value, lane, units, tables, rules, role)
+    features_worth(value, lane, units, tables, rules, role, removal)
 }
 
 /// [`features`] of a lane worth `units` (for the search's bounds, its
-/// [`lane_value_envelope`]).
+/// [`lane_value_envelope`]); with `removal`, the opponent's lane is weighed by the cards
+/// held ([`crate::removal`]).
 pub(crate) fn features_worth(
     value: HandValue,
     lane: Lane,
@@ -80,6 +86,7 @@ pub(crate) fn features_worth(
     tables: &LaneTables,
     rules: &Rules,
     role: Role,
+    removal: Option<&Removal>,
 ) -> Feat {
     if tables.lanes[lane as usize].is_empty() {
         return Feat {
@@ -92,7 +99,7 @@ pub(crate) fn features_worth(
             ..Feat::default()
         };
     }
-    let ((mut w, mut t, above), row) = tables.lookup_row(lane, value);
+    let ((mut w, mut t, above), row) = tables.lookup_removed(lane, value, removal);
     let mut l = (1.0 - w - t).max(0.0);
     let mut lose_units = above;
     if rules.mode == Mode::Banker && rules.banker_wins_ties {
@@ -404,7 +411,7 @@ mod tests {
             players: 2,
             role: Role::Player,
         };
-        let feat = |v, lane| features(v, lane, &t, rules, Role::Player);
+        let feat = |v, lane| features(v, lane, &t, rules, Role::Player, None);
         Scorer::new(rules, ctx, &t).score(
             &feat(v3("Ks Qh 9d"), Lane::Front),
             &feat(v5("Ks Kh 7d 6c 3s"), Lane::Middle),

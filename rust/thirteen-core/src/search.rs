@@ -80,6 +80,7 @@ use crate::model::{
     features, features_worth, lane_value_envelope, lane_value_rises, lane_values_monotone,
     units_raise_score, Context, Feat, Scorer,
 };
+use crate::removal::Removal;
 use crate::rules::Rules;
 
 /// The 5- and 3-position subsets of `n` positions (masks in increasing order).
@@ -172,7 +173,9 @@ pub struct SearchStats {
 /// The `top` best splits by expected units, best first (ties: first found), from the values
 /// of every 5- and 3-position subset of `n` positions (`v5`, `v3` indexed as
 /// [`subsets`]`(n)`). With `distinct`, a split whose three lane values equal a better
-/// candidate's is left out. At least one candidate is returned: a legal split always exists.
+/// candidate's is left out. With `removal` (the hand's, [`LaneTables::removal`]) the
+/// opponents' lanes are weighed by the cards held. At least one candidate is returned: a
+/// legal split always exists.
 #[allow(clippy::too_many_arguments)]
 pub fn best_splits(
     n: usize,
@@ -180,6 +183,7 @@ pub fn best_splits(
     v3: &[HandValue],
     rules: &Rules,
     tables: &LaneTables,
+    removal: Option<&Removal>,
     ctx: Context,
     top: usize,
     distinct: bool,
@@ -200,14 +204,15 @@ pub fn best_splits(
     let front_rises = lane_value_rises(rules, Lane::Front);
     let feat = |v: HandValue, lane: Lane| {
         let units = envelope[lane as usize][v.category() as usize] as f64;
-        features_worth(v, lane, units, tables, rules, ctx.role)
+        features_worth(v, lane, units, tables, rules, ctx.role, removal)
     };
     // A split's exact score from its lanes' (bounding) features.
     let exact = |f: &Feat, m: &Feat, b: &Feat, (fi, mi, bi): (usize, usize, usize)| {
         if monotone {
             scorer.score(f, m, b)
         } else {
-            let own = |v: HandValue, lane: Lane| features(v, lane, tables, rules, ctx.role);
+            let own =
+                |v: HandValue, lane: Lane| features(v, lane, tables, rules, ctx.role, removal);
             scorer.score(
                 &own(v3[fi], Lane::Front),
                 &own(v5[mi], Lane::Middle),
@@ -713,7 +718,9 @@ mod tests {
                     }
                     let ctx = Context { players, role };
                     for i in 0..12 {
-                        let tables = if i % 2 == 0 { &mixed } else { &lanes_only };
+                        // Card removal on (the default) and, every third hand, off.
+                        let base = if i % 2 == 0 { &mixed } else { &lanes_only };
+                        let tables = &base.with_card_removal(i % 3 != 2);
                         // Hands where falling lane values change the best split: trips or
                         // a pair in front; quads or a full house in the middle. Under the
                         // falling rules, a frontier of (front, middle) misses the first's
@@ -747,6 +754,7 @@ mod tests {
                                 s.three_values(),
                                 &rules,
                                 tables,
+                                tables.removal(&h, &rules).as_ref(),
                                 ctx,
                                 want,
                                 false,
@@ -859,6 +867,7 @@ mod tests {
                         hs.three_values(),
                         rules,
                         tables,
+                        tables.removal(&dealt, rules).as_ref(),
                         ctx,
                         3,
                         false,
@@ -869,7 +878,19 @@ mod tests {
                 want.sort_by(|a, b| b.partial_cmp(a).unwrap());
                 for top in [1, 3] {
                     let mut stats = SearchStats::default();
-                    let got = best_splits(n, &v5, &v3, rules, tables, ctx, top, false, &mut stats);
+                    let removal = tables.removal(&dealt, rules);
+                    let got = best_splits(
+                        n,
+                        &v5,
+                        &v3,
+                        rules,
+                        tables,
+                        removal.as_ref(),
+                        ctx,
+                        top,
+                        false,
+                        &mut stats,
+                    );
                     assert_eq!(got.len(), top);
                     for (c, e) in got.iter().zip(&want) {
                         assert!((c.expected - e).abs() < 1e-9, "{} vs {e}", c.expected);

@@ -96,6 +96,7 @@ pub fn ev_candidates_counted(
         splits.three_values(),
         rules,
         tables,
+        tables.removal(splits.cards(), rules).as_ref(),
         ctx,
         top,
         distinct,
@@ -132,7 +133,8 @@ pub fn ev_all(
 ) -> Vec<Candidate> {
     let v3 = splits.three_values();
     let v5 = splits.five_values();
-    let f = |v, lane, d| features(v, lane, d, rules, ctx.role);
+    let removal = tables.removal(splits.cards(), rules);
+    let f = |v, lane, d| features(v, lane, d, rules, ctx.role, removal.as_ref());
     let scorer = Scorer::new(rules, ctx, tables);
     let mut out = Vec::new();
     splits.for_each_index(|fi, mi, bi| {
@@ -339,7 +341,19 @@ pub fn solve_ev_keep(
         .map(|&m| crate::eval::evaluate3(&of::<3>(dealt, m)))
         .collect();
     let mut stats = SearchStats::default();
-    let c = best_splits(n, &v5, &v3, rules, tables, ctx, 1, false, &mut stats)[0];
+    let removal = tables.removal(dealt, rules);
+    let c = best_splits(
+        n,
+        &v5,
+        &v3,
+        rules,
+        tables,
+        removal.as_ref(),
+        ctx,
+        1,
+        false,
+        &mut stats,
+    )[0];
     let (e, (fi, mi, bi)) = (c.expected, c.subsets);
     let arrangement = Arrangement {
         front: pick(three[fi]).try_into().expect("3"),

@@ -167,7 +167,7 @@ impl IterationCounts {
 }
 
 /// The lane values played at deals `deals` (of `0..cfg.deals`) of iteration `it`, every
-/// hand arranged by `strategy` on `tables`. Deal `d` of iteration `it` is shuffled from its
+/// hand arranged by `strategy` on `tables` (without card removal, [`crate::removal`]). Deal `d` of iteration `it` is shuffled from its
 /// own seed, so the counts of a range do not depend on the other ranges or on the threads:
 /// splitting `0..cfg.deals` into ranges and adding their counts gives the counts of the
 /// whole iteration.
@@ -180,6 +180,15 @@ pub fn iteration_counts(
     deals: Range<usize>,
 ) -> IterationCounts {
     let players = cfg.players;
+    // Self-play counts an opponent's lanes over all deals: hands are played without card
+    // removal (the tables are what it reweighs).
+    let plain;
+    let tables = if tables.card_removal() {
+        plain = tables.with_card_removal(false);
+        &plain
+    } else {
+        tables
+    };
     let values: Vec<[u32; 3]> = deals
         .into_par_iter()
         .flat_map_iter(|d| {

@@ -125,9 +125,10 @@ impl PyLaneTables {
     /// ``(value, count)`` pairs, ``value`` as ``HandValue.value``; ``classes``, when given,
     /// the same counts per class of the arrangement: a list of 16 dicts
     /// ``{"front": pairs, "middle": pairs, "back": pairs}`` that add up to the lanes' counts
-    /// (``ThirteenError`` otherwise).
+    /// (``ThirteenError`` otherwise). ``card_removal``: whether ``ev`` weighs the opponents'
+    /// lanes by the cards held (the standard deck only; see ``with_card_removal``).
     #[staticmethod]
-    #[pyo3(signature = (rules, front, middle, back, classes = None))]
+    #[pyo3(signature = (rules, front, middle, back, classes = None, card_removal = true))]
     fn from_counts(
         py: Python<'_>,
         rules: Option<&Bound<'_, PyAny>>,
@@ -135,6 +136,7 @@ impl PyLaneTables {
         middle: Vec<(Int, Int)>,
         back: Vec<(Int, Int)>,
         classes: Option<&Bound<'_, PyAny>>,
+        card_removal: bool,
     ) -> PyResult<Self> {
         let lanes = [
             lane_pairs(py, front, 3)?,
@@ -149,11 +151,33 @@ impl PyLaneTables {
         let kept = rules_object(rules)?;
         with_rules(rules, |r| {
             Ok(PyLaneTables {
-                tables: core::solve::LaneTables::from_counts(&counts, r),
+                tables: core::solve::LaneTables::from_counts(&counts, r)
+                    .with_card_removal(card_removal),
                 counts,
                 rules: kept,
             })
         })
+    }
+    /// Whether ``ev`` weighs an opponent's lanes by the cards the seat holds (card removal,
+    /// RULES.md 5): the tables count an opponent's lanes over all deals, and the values
+    /// named by cards the seat holds are made rarer. On by default; always off with the
+    /// extra-diamonds deck.
+    #[getter]
+    fn card_removal(&self) -> bool {
+        let standard = self
+            .rules
+            .as_ref()
+            .is_none_or(|r| r.get().rules.deck == core::card::DeckKind::Standard);
+        self.tables.card_removal() && standard
+    }
+    /// These tables with card removal switched on or off (``on``: bool; off, ``ev`` plays
+    /// as it did before card removal).
+    fn with_card_removal(&self, py: Python<'_>, on: bool) -> Self {
+        PyLaneTables {
+            tables: self.tables.with_card_removal(on),
+            counts: self.counts.clone(),
+            rules: self.rules.as_ref().map(|r| r.clone_ref(py)),
+        }
     }
     /// The counts: ``{"front": [(value, count), ...], "middle": ..., "back": ...}``, and
     /// ``"classes"``: the same per class of the arrangement (16 dicts) when the tables have
@@ -182,7 +206,15 @@ impl PyLaneTables {
         };
         Ok((
             py.get_type::<PyLaneTables>().getattr("from_counts")?,
-            (rules, front.clone(), middle.clone(), back.clone(), classes).into_pyobject(py)?,
+            (
+                rules,
+                front.clone(),
+                middle.clone(),
+                back.clone(),
+                classes,
+                me.tables.card_removal(),
+            )
+                .into_pyobject(py)?,
         ))
     }
 }

@@ -1,0 +1,469 @@
+//! Card removal for the `ev` model: an opponent's lanes are dealt from the cards this seat
+//! does not hold, so the lane tables' distribution of an opponent's lane value (counted over
+//! all deals, [`crate::lanes`]) is reweighted for the hand being solved.
+//!
+//! The values of a lane's table are cut into groups whose cards are named by their ranks:
+//! a high card by its top rank, a pair, two pair, trips or quads by the ranks that make them,
+//! a straight, a full house or a straight flush by all its ranks, a flush by its top rank.
+//! Each value's count is weighted by its group's `ρ`, the chance that the named cards are
+//! all among the unseen ones (`C(4 − held, k) / C(4, k)` per rank named `k` times; per suit
+//! for flushes and straight flushes) times, for each card the group leaves open (kickers), a
+//! random card's chance of being unseen (`C(52 − n, j) / C(52, j)` for `j` open cards, `n`
+//! held). The reweighted counts give the lane's `(P(below), P(equal), expected units the
+//! opponent collects when above)`; a group's values are kept in value order inside it, so
+//! `P(below)` still rises and the expected units still fall as the value rises, and the
+//! search's bounds hold ([`crate::search`]). Only the lanes' own outcomes are reweighted;
+//! the events that need all three lanes (scoops, home runs) keep the tables' class rows.
+//!
+//! Used with the standard deck only (with the extra diamonds a card may be held twice).
+
+use crate::card::Card;
+
+/// Bits of a hand value below the primary ranks (the kickers; [`crate::eval`] layout).
+const LOW_MASK: u32 = (1 << 14) - 1;
+
+/// The key of the group holding raw value `v`: the value with what the group leaves open
+/// cleared. Non-decreasing in `v`, and at most `v`.
+pub(crate) fn group_key(v: u32) -> u32 {
+    match v >> 28 {
+        // High card: the top rank of the primary mask.
+        0 => {
+            let primary = (v >> 14) & LOW_MASK;
+            if primary == 0 {
+                return v;
+            }
+            (v & 0xF000_0000) | ((1 << (31 - primary.leading_zeros())) << 14)
+        }
+        // One pair, two pair, trips, quads: the ranks that make them.
+        1 | 2 | 3 | 7 => v & !LOW_MASK,
+        // Flush: the top rank's nibble.
+        5 => v & 0xF00F_0000,
+        // Straight, full house, straight flush, five of a kind: every rank.
+        _ => v,
+    }
+}
+
+/// How a group's `ρ` is computed from the hand.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) enum Recipe {
+    /// Rank `a` named `ka` times and rank `b` named `kb` times (`kb = 0`: none), `open`
+    /// cards left open.
+    Ranks {
+        a: u8,
+        ka: u8,
+        b: u8,
+        kb: u8,
+        open: u8,
+    },
+    /// A straight with this top rank index (3 = the wheel).
+    Straight(u8),
+    /// A flush with this top rank index, its other four ranks open below it.
+    Flush(u8),
+    /// A straight flush with this top rank index.
+    StraightFlush(u8),
+    /// Nothing named (a value the standard deck has no group for): weight one.
+    #[default]
+    One,
+}
+
+fn top_bit(mask: u32) -> u8 {
+    (31 - mask.leading_zeros()) as u8
+}
+
+/// The recipe of the group with key `key` in a lane of `size` cards.
+pub(crate) fn recipe(key: u32, size: u8) -> Recipe {
+    let primary = (key >> 14) & LOW_MASK;
+    let low = key & LOW_MASK;
+    let straight_top = || {
+        if primary & 1 == 1 {
+            3
+        } else {
+            (primary / 2) as u8
+        }
+    };
+    match key >> 28 {
+        0 if primary != 0 => Recipe::Ranks {
+            a: top_bit(primary),
+            ka: 1,
+            b: 0,
+            kb: 0,
+            open: size - 1,
+        },
+        1 if primary != 0 => Recipe::Ranks {
+            a: top_bit(primary),
+            ka: 2,
+            b: 0,
+            kb: 0,
+            open: size - 2,
+        },
+        2 if primary.count_ones() == 2 => Recipe::Ranks {
+            a: top_bit(primary),
+            ka: 2,
+            b: primary.trailing_zeros() as u8,
+            kb: 2,
+            open: size - 4,
+        },
+        3 if primary != 0 => Recipe::Ranks {
+            a: top_bit(primary),
+            ka: 3,
+            b: 0,
+            kb: 0,
+            open: size - 3,
+        },
+        4 => Recipe::Straight(straight_top()),
+        5 => Recipe::Flush((((key >> 16) & 15) as u8).saturating_sub(1)),
+        6 if primary != 0 && low != 0 => Recipe::Ranks {
+            a: top_bit(primary),
+            ka: 3,
+            b: top_bit(low),
+            kb: 2,
+            open: 0,
+        },
+        7 if primary != 0 => Recipe::Ranks {
+            a: top_bit(primary),
+            ka: 4,
+            b: 0,
+            kb: 0,
+            open: 1,
+        },
+        8 => Recipe::StraightFlush(straight_top()),
+        _ => Recipe::One,
+    }
+}
+
+/// The ranks of the straight with top rank index `top` (3: the wheel, ace to five).
+fn straight_ranks(top: u8) -> [u8; 5] {
+    if top <= 3 {
+        [12, 0, 1, 2, 3]
+    } else {
+        std::array::from_fn(|i| top - i as u8)
+    }
+}
+
+/// `C(n, k)` for small arguments, as a float.
+fn choose(n: u32, k: u32) -> f64 {
+    if k > n {
+        return 0.0;
+    }
+    (0..k).fold(1.0, |acc, i| acc * (n - i) as f64 / (i + 1) as f64)
+}
+
+/// `RANK_CHANCE[h][k]` = `C(4 − h, k) / C(4, k)`: the chance that `k` named cards of a rank
+/// of which `h` are held are all unseen.
+const RANK_CHANCE: [[f64; 5]; 5] = [
+    [1.0, 1.0, 1.0, 1.0, 1.0],
+    [1.0, 3.0 / 4.0, 3.0 / 6.0, 1.0 / 4.0, 0.0],
+    [1.0, 2.0 / 4.0, 1.0 / 6.0, 0.0, 0.0],
+    [1.0, 1.0 / 4.0, 0.0, 0.0, 0.0],
+    [1.0, 0.0, 0.0, 0.0, 0.0],
+];
+
+/// The chances, for one held hand, that what a group names is among the unseen cards.
+pub(crate) struct Chances {
+    /// `ranks[k][r]`: `C(4 − held of r, k) / C(4, k)`.
+    ranks: [[f64; 13]; 5],
+    /// `open[j]`: `C(52 − n, j) / C(52, j)`.
+    open: [f64; 6],
+    /// `held[s]`: the rank mask held in suit `s`.
+    held: [u16; 4],
+}
+
+impl Chances {
+    /// The chances for a hand of standard-deck cards.
+    pub(crate) fn new(cards: &[Card]) -> Chances {
+        let mut count = [0u32; 13];
+        let mut held = [0u16; 4];
+        for c in cards {
+            count[c.rank_index() as usize] += 1;
+            held[(c.code() & 3) as usize] |= 1 << c.rank_index();
+        }
+        let ranks = std::array::from_fn(|k| {
+            std::array::from_fn(|r| RANK_CHANCE[count[r].min(4) as usize][k])
+        });
+        let unseen = 52u32.saturating_sub(cards.len() as u32);
+        let open = std::array::from_fn(|j| choose(unseen, j as u32) / choose(52, j as u32));
+        Chances { ranks, open, held }
+    }
+
+    /// The group's `ρ`.
+    pub(crate) fn rho(&self, recipe: Recipe) -> f64 {
+        let unseen = |r: u8, s: usize| (self.held[s] >> r) & 1 == 0;
+        match recipe {
+            Recipe::Ranks { a, ka, b, kb, open } => {
+                self.ranks[ka as usize][a as usize]
+                    * self.ranks[kb as usize][b as usize]
+                    * self.open[open as usize]
+            }
+            Recipe::Straight(top) => straight_ranks(top)
+                .iter()
+                .map(|&r| self.ranks[1][r as usize])
+                .product(),
+            Recipe::Flush(top) => {
+                // Per suit: the top card unseen, and four of the ranks below it unseen.
+                let below = (1u16 << top) - 1;
+                let ways: f64 = (0..4)
+                    .filter(|&s| unseen(top, s))
+                    .map(|s| choose((below & !self.held[s]).count_ones(), 4))
+                    .sum();
+                ways / (4.0 * choose(top as u32, 4)).max(1.0)
+            }
+            Recipe::StraightFlush(top) => {
+                let ranks = straight_ranks(top);
+                (0..4)
+                    .filter(|&s| ranks.iter().all(|&r| unseen(r, s)))
+                    .count() as f64
+                    / 4.0
+            }
+            Recipe::One => 1.0,
+        }
+    }
+}
+
+/// A lane's table cut into groups (module docs), in value order.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Groups {
+    keys: Vec<u32>,
+    /// `P(below)` of the group's first value, rounded as the lookup slots are.
+    start: Vec<f32>,
+    /// The group's share: `P(below)` of the first value after it, less `start`.
+    mass: Vec<f64>,
+    /// The expected units above the group's last value, rounded as the slots are.
+    above_end: Vec<f32>,
+    /// The group's expected units: above its first value, less `above_end`.
+    above_mass: Vec<f64>,
+    recipes: Vec<Recipe>,
+}
+
+/// In [`Groups::locate`]'s answer: the value's group is the one at the index.
+pub(crate) const OWN: u16 = 1 << 15;
+
+impl Groups {
+    /// The groups of a lane table of `size`-card values: `values` in increasing order,
+    /// `cum_below[i]` = P(below `values[i]`), `above_from[i]` = expected units from
+    /// `values[i]` up (both of length `values.len() + 1`).
+    pub(crate) fn new(values: &[u32], cum_below: &[f64], above_from: &[f64], size: u8) -> Groups {
+        let mut g = Groups::default();
+        let mut s = 0;
+        while s < values.len() {
+            let key = group_key(values[s]);
+            let mut e = s + 1;
+            while e < values.len() && group_key(values[e]) == key {
+                e += 1;
+            }
+            let (start, end) = (cum_below[s] as f32, cum_below[e] as f32);
+            let (a_start, a_end) = (above_from[s] as f32, above_from[e] as f32);
+            g.keys.push(key);
+            g.start.push(start);
+            g.mass.push(end as f64 - start as f64);
+            g.above_end.push(a_end);
+            g.above_mass.push(a_start as f64 - a_end as f64);
+            g.recipes.push(recipe(key, size));
+            s = e;
+        }
+        g
+    }
+
+    /// Where raw value `v` sits: its group's index with [`OWN`], or, when the table has no
+    /// value of its group, the number of groups below it.
+    pub(crate) fn locate(&self, v: u32) -> u16 {
+        let key = group_key(v);
+        let at = self.keys.partition_point(|&k| k < key);
+        if self.keys.get(at) == Some(&key) {
+            at as u16 | OWN
+        } else {
+            at as u16
+        }
+    }
+
+    /// `(P(below), P(equal), expected units above)` of a value located at `at` whose
+    /// unweighted ones are `(b, t, a)` (as the slots hold them), under the hand's weights.
+    #[inline]
+    pub(crate) fn weigh(
+        &self,
+        w: &Weights,
+        at: u16,
+        (b, t, a): (f32, f32, f32),
+    ) -> (f64, f64, f64) {
+        let g = (at & !OWN) as usize;
+        if at & OWN == 0 {
+            return (w.below[g] * w.scale, 0.0, w.above[g] * w.scale);
+        }
+        let rho = w.rho[g];
+        let part_below = (b as f64 - self.start[g] as f64).clamp(0.0, self.mass[g]);
+        let part_above = (a as f64 - self.above_end[g] as f64).clamp(0.0, self.above_mass[g]);
+        // Kept within the group's share (the sums' next term), so the order across groups
+        // holds after rounding.
+        (
+            (w.below[g] + rho * part_below).min(w.below[g + 1]) * w.scale,
+            rho * t as f64 * w.scale,
+            (w.above[g + 1] + rho * part_above).min(w.above[g]) * w.scale,
+        )
+    }
+
+    /// The hand's weights of these groups; `None` when they weigh nothing.
+    pub(crate) fn weights(&self, chances: &Chances) -> Option<Weights> {
+        let n = self.keys.len();
+        let rho: Vec<f64> = self.recipes.iter().map(|&r| chances.rho(r)).collect();
+        let mut below = vec![0.0; n + 1];
+        for g in 0..n {
+            below[g + 1] = below[g] + rho[g] * self.mass[g];
+        }
+        let mut above = vec![0.0; n + 1];
+        for g in (0..n).rev() {
+            above[g] = above[g + 1] + rho[g] * self.above_mass[g];
+        }
+        let z = below[n];
+        (z > 0.0).then(|| Weights {
+            rho,
+            below,
+            above,
+            scale: 1.0 / z,
+        })
+    }
+}
+
+/// One hand's weights of a lane's groups: `rho[g]` per group, `below[g]` the weighted share
+/// of the groups before `g`, `above[g]` the weighted units from `g` on; each read is
+/// multiplied by `scale`, one over the weighted total.
+#[derive(Clone, Debug)]
+pub(crate) struct Weights {
+    rho: Vec<f64>,
+    below: Vec<f64>,
+    above: Vec<f64>,
+    scale: f64,
+}
+
+/// Card removal for one hand: the weights of the three lanes' groups
+/// ([`crate::lanes::LaneTables::removal`]).
+#[derive(Clone, Debug)]
+pub struct Removal {
+    pub(crate) lanes: [Weights; 3],
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::card::parse_cards;
+    use crate::eval::{evaluate3, evaluate5, Wheel};
+
+    fn v5(text: &str) -> u32 {
+        let c: [Card; 5] = parse_cards(text).unwrap().try_into().unwrap();
+        evaluate5(&c, Wheel::Low).raw()
+    }
+
+    #[test]
+    fn groups_follow_the_named_ranks() {
+        // Same pair, other kickers: one group; another pair: another.
+        assert_eq!(
+            group_key(v5("8s 8d Ac 7h 2d")),
+            group_key(v5("8c 8h Kc 3h 2s"))
+        );
+        assert!(group_key(v5("8s 8d Ac 7h 2d")) < group_key(v5("9s 9d 4c 3h 2d")));
+        // High card: the top rank only.
+        assert_eq!(
+            group_key(v5("Ks 9d 7c 4h 2d")),
+            group_key(v5("Kc Qh Jc 9h 8s"))
+        );
+        // Flush: the top rank only; full house: both ranks.
+        assert_eq!(
+            group_key(v5("Ks 9s 7s 4s 2s")),
+            group_key(v5("Kh Qh Jh 9h 8h"))
+        );
+        assert_ne!(
+            group_key(v5("8s 8d 8c 2h 2d")),
+            group_key(v5("8s 8d 8c 3h 3d"))
+        );
+        let front: [Card; 3] = parse_cards("Qs Qd 4c").unwrap().try_into().unwrap();
+        assert_eq!(
+            group_key(evaluate3(&front).raw()),
+            group_key(v5("Qc Qh Ac 9h 8s"))
+        );
+    }
+
+    #[test]
+    fn rank_chances_are_the_binomial_ratios() {
+        for h in 0..5u32 {
+            for k in 0..5u32 {
+                let want = choose(4 - h, k) / choose(4, k);
+                assert!((RANK_CHANCE[h as usize][k as usize] - want).abs() < 1e-15);
+            }
+        }
+    }
+
+    #[test]
+    fn chances_by_hand() {
+        // Held: two queens, one eight, and the spades A K Q J (no ten of spades).
+        let hand = parse_cards("Qs Qd 8c As Ks Js 2h 3h 4d 5d 6c 7c 9h").unwrap();
+        let ch = Chances::new(&hand);
+        // A pair of queens: C(2, 2) / C(4, 2) = 1/6, three cards open.
+        let q = 39.0 * 38.0 * 37.0 / (52.0 * 51.0 * 50.0);
+        let pair_q = ch.rho(recipe(group_key(v5("Qc Qh Ac 9h 8s")), 5));
+        assert!((pair_q - q / 6.0).abs() < 1e-12, "{pair_q}");
+        // Trips of tens: none held, C(4, 3) / C(4, 3) = 1, two open.
+        let trips = ch.rho(recipe(group_key(v5("Tc Th Td 9h 8s")), 5));
+        assert!((trips - 39.0 * 38.0 / (52.0 * 51.0)).abs() < 1e-12);
+        // Royal straight flush: spades (A K J held) and diamonds (Q held) blocked: 2/4.
+        assert_eq!(ch.rho(recipe(v5("Ac Kc Qc Jc Tc"), 5)), 0.5);
+        // Straight 8-Q: 8 (1 held), 9 (1), T (0), J (1), Q (2): 3/4 · 3/4 · 1 · 3/4 · 1/2.
+        let st = ch.rho(recipe(v5("Qc Jh Td 9h 8s"), 5));
+        assert!((st - 0.75f64.powi(3) * 0.5).abs() < 1e-12);
+        // Full house, eights over queens: C(3, 3)/4 · C(2, 2)/6.
+        let fh = ch.rho(recipe(v5("8s 8d 8h Qh Qc"), 5));
+        assert!((fh - 0.25 / 6.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_lane_is_weighed_by_the_cards_held() {
+        use crate::error::Lane;
+        use crate::lanes::{LaneCounts, LaneTables};
+        use crate::rules::Rules;
+        let v3 = |t: &str| {
+            let c: [Card; 3] = parse_cards(t).unwrap().try_into().unwrap();
+            evaluate3(&c)
+        };
+        // Fronts seen: king high twice, a pair of twos once, a pair of queens once.
+        let front = vec![
+            (v3("Kd 9c 4s").raw(), 2),
+            (v3("2s 2h 5c").raw(), 1),
+            (v3("Qc Qh 3s").raw(), 1),
+        ];
+        let five = vec![(v5("8s 8d Ac 7h 2d"), 1)];
+        let rules = Rules::default();
+        let counts = LaneCounts::of_lanes([front, five.clone(), five]);
+        let tables = LaneTables::from_counts(&counts, &rules);
+        // Held: two queens and two aces, no king and no two.
+        let hand = parse_cards("Qs Qd Ah Ac 3d 4d 5c 6h 7s 8c 9d Th Jc").unwrap();
+        let removal = tables.removal(&hand, &rules).unwrap();
+        // ρ: king high (1 of 4 kings' chance 1, two cards open) C(39,2)/C(52,2); the pair of
+        // twos (none held, one open) 3/4; the pair of queens C(2,2)/C(4,2) × 3/4 = 1/8.
+        let (k, twos, queens) = (0.5 * 741.0 / 1326.0, 0.25 * 0.75, 0.25 * 0.125);
+        let z = k + twos + queens;
+        let near = |a: f64, b: f64| assert!((a - b).abs() < 1e-6, "{a} vs {b}");
+        let look = |t: &str| tables.lookup_removed(Lane::Front, v3(t), Some(&removal)).0;
+        // A pair of threes beats king high and the twos; the queens are above, worth the
+        // front pair's units.
+        let units = rules.lane_value(Lane::Front, crate::eval::Category::OnePair) as f64;
+        let (b, t, a) = look("3s 3h Ac");
+        near(b, (k + twos) / z);
+        near(t, 0.0);
+        near(a, queens / z * units);
+        // The queens with a three kicker: equal to the one seen; with a four: above all.
+        let (b, t, a) = look("Qd Qs 3c");
+        near(b, (k + twos) / z);
+        near(t, queens / z);
+        near(a, 0.0);
+        near(look("Qd Qs 4c").0, 1.0);
+        // Without card removal the lookup is the counts' own: 3/4 below the pair of threes.
+        near(
+            tables
+                .lookup_removed(Lane::Front, v3("3s 3h Ac"), None)
+                .0
+                 .0,
+            0.75,
+        );
+        assert!(tables
+            .with_card_removal(false)
+            .removal(&hand, &rules)
+            .is_none());
+    }
+}

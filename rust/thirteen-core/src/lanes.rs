@@ -8,7 +8,7 @@
 use crate::card::{Card, DeckKind, Rank, Suit};
 use crate::error::Lane;
 use crate::eval::{evaluate3, evaluate5, Category, HandValue, Wheel};
-use crate::removal::{Chances, Groups, Removal};
+use crate::removal::{Chances, Groups, LaneCurve, Removal};
 use crate::rules::{Mode, Rules};
 
 /// Every value a 5-card or 3-card hand can have with `deck` under `wheel` (about 8,000), so
@@ -269,8 +269,9 @@ pub struct LaneTables {
     slots: Vec<Slot>,
     /// Per class of the opponent's arrangement, when the counts have them.
     classes: Option<Box<Classes>>,
-    /// Each lane's table cut into groups for card removal ([`crate::removal`]).
-    groups: [Groups; 3],
+    /// The front's table, and the middle's and back's, cut into groups for card removal
+    /// ([`crate::removal`]).
+    groups: [Groups; 2],
     /// Whether `ev` weighs the tables by the cards held (the standard deck only).
     card_removal: bool,
 }
@@ -371,16 +372,19 @@ impl LaneTables {
             .trailing_zeros()
             .max(1);
         let mut slots = vec![Slot::default(); 1 << bits];
-        let groups = std::array::from_fn(|i| {
-            let d = &lanes[i];
-            let values: Vec<u32> = d.values.iter().map(|v| v.raw()).collect();
-            Groups::new(
-                &values,
-                &d.cum_below,
-                &d.above_from,
-                Lane::ALL[i].size() as u8,
-            )
-        });
+        let raw: Vec<Vec<u32>> = lanes
+            .iter()
+            .map(|d| d.values.iter().map(|v| v.raw()).collect())
+            .collect();
+        let lane_curve = |i: usize| LaneCurve {
+            values: &raw[i],
+            cum_below: &lanes[i].cum_below,
+            above_from: &lanes[i].above_from,
+        };
+        let groups = [
+            Groups::new(&[lane_curve(0)], 3),
+            Groups::new(&[lane_curve(1), lane_curve(2)], 5),
+        ];
         let mut tables = LaneTables {
             lanes,
             slots: Vec::new(),
@@ -406,7 +410,7 @@ impl LaneTables {
                     [b as f32, t as f32, a as f32]
                 }),
                 row: row.map_or(u32::MAX, |r| r as u32),
-                group: std::array::from_fn(|i| tables.groups[i].locate(v)),
+                group: std::array::from_fn(|i| tables.groups[(i > 0) as usize].locate(v)),
             };
         }
         tables.slots = slots;
@@ -482,13 +486,9 @@ impl LaneTables {
             return None;
         }
         let chances = Chances::new(cards);
-        let [f, m, b] = &self.groups;
         Some(Removal {
-            lanes: [
-                f.weights(&chances)?,
-                m.weights(&chances)?,
-                b.weights(&chances)?,
-            ],
+            front: self.groups[0].weights(&chances)?,
+            five: self.groups[1].weights(&chances)?,
         })
     }
 
@@ -504,6 +504,7 @@ impl LaneTables {
             return self.lookup_row(lane, v);
         };
         let i = lane as usize;
+        let groups = &self.groups[(i > 0) as usize];
         let (raw, at, row) = match self.slot(v) {
             Some(slot) => {
                 let [b, t, a] = slot.lanes[i];
@@ -511,11 +512,19 @@ impl LaneTables {
             }
             None => {
                 let (b, t, a) = self.lanes[i].lookup(v);
-                let at = self.groups[i].locate(v.raw());
-                ((b as f32, t as f32, a as f32), at, u32::MAX)
+                (
+                    (b as f32, t as f32, a as f32),
+                    groups.locate(v.raw()),
+                    u32::MAX,
+                )
             }
         };
-        (self.groups[i].weigh(&removal.lanes[i], at, raw), row)
+        let weights = if i == 0 {
+            &removal.front
+        } else {
+            &removal.five
+        };
+        (groups.weigh(weights, i.saturating_sub(1), at, raw), row)
     }
 
     /// [`LaneTables::lookup`] and the value's index in the lane's [`ClassRows`]

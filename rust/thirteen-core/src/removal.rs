@@ -219,51 +219,80 @@ impl Chances {
     }
 }
 
-/// A lane's table cut into groups (module docs), in value order.
+/// Lane tables of one hand size cut into groups (module docs): the groups of every lane
+/// of that size (the middle and back share theirs), in value order.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Groups {
     keys: Vec<u32>,
-    /// `P(below)` of the group's first value, rounded as the lookup slots are.
+    recipes: Vec<Recipe>,
+    /// Per lane, each group's share of it.
+    lanes: Vec<Shares>,
+}
+
+/// One lane's shares of the groups, as the lookup slots round them (f32).
+#[derive(Clone, Debug, Default)]
+struct Shares {
+    /// `P(below)` of the group's first value.
     start: Vec<f32>,
     /// The group's share: `P(below)` of the first value after it, less `start`.
     mass: Vec<f64>,
-    /// The expected units above the group's last value, rounded as the slots are.
+    /// The expected units above the group's last value.
     above_end: Vec<f32>,
     /// The group's expected units: above its first value, less `above_end`.
     above_mass: Vec<f64>,
-    recipes: Vec<Recipe>,
 }
 
 /// In [`Groups::locate`]'s answer: the value's group is the one at the index.
 pub(crate) const OWN: u16 = 1 << 15;
 
+/// One lane's table as [`Groups::new`] reads it: `values` in increasing order,
+/// `cum_below[i]` = P(below `values[i]`), `above_from[i]` = expected units from `values[i]`
+/// up (both of length `values.len() + 1`).
+pub(crate) struct LaneCurve<'a> {
+    pub(crate) values: &'a [u32],
+    pub(crate) cum_below: &'a [f64],
+    pub(crate) above_from: &'a [f64],
+}
+
 impl Groups {
-    /// The groups of a lane table of `size`-card values: `values` in increasing order,
-    /// `cum_below[i]` = P(below `values[i]`), `above_from[i]` = expected units from
-    /// `values[i]` up (both of length `values.len() + 1`).
-    pub(crate) fn new(values: &[u32], cum_below: &[f64], above_from: &[f64], size: u8) -> Groups {
-        let mut g = Groups::default();
-        let mut s = 0;
-        while s < values.len() {
-            let key = group_key(values[s]);
-            let mut e = s + 1;
-            while e < values.len() && group_key(values[e]) == key {
-                e += 1;
-            }
-            let (start, end) = (cum_below[s] as f32, cum_below[e] as f32);
-            let (a_start, a_end) = (above_from[s] as f32, above_from[e] as f32);
-            g.keys.push(key);
-            g.start.push(start);
-            g.mass.push(end as f64 - start as f64);
-            g.above_end.push(a_end);
-            g.above_mass.push(a_start as f64 - a_end as f64);
-            g.recipes.push(recipe(key, size));
-            s = e;
+    /// The groups of lanes of `size`-card values: every key some lane's values have (a lane
+    /// without a value of a group has no share of it).
+    pub(crate) fn new(lanes: &[LaneCurve<'_>], size: u8) -> Groups {
+        let mut keys: Vec<u32> = lanes
+            .iter()
+            .flat_map(|l| l.values.iter().map(|&v| group_key(v)))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let shares = lanes
+            .iter()
+            .map(|l| {
+                let mut sh = Shares::default();
+                let mut s = 0;
+                for &key in &keys {
+                    let mut e = s;
+                    while e < l.values.len() && group_key(l.values[e]) == key {
+                        e += 1;
+                    }
+                    let (start, end) = (l.cum_below[s] as f32, l.cum_below[e] as f32);
+                    let (a_start, a_end) = (l.above_from[s] as f32, l.above_from[e] as f32);
+                    sh.start.push(start);
+                    sh.mass.push(end as f64 - start as f64);
+                    sh.above_end.push(a_end);
+                    sh.above_mass.push(a_start as f64 - a_end as f64);
+                    s = e;
+                }
+                sh
+            })
+            .collect();
+        Groups {
+            recipes: keys.iter().map(|&k| recipe(k, size)).collect(),
+            keys,
+            lanes: shares,
         }
-        g
     }
 
-    /// Where raw value `v` sits: its group's index with [`OWN`], or, when the table has no
+    /// Where raw value `v` sits: its group's index with [`OWN`], or, when no lane has a
     /// value of its group, the number of groups below it.
     pub(crate) fn locate(&self, v: u32) -> u16 {
         let key = group_key(v);
@@ -275,69 +304,89 @@ impl Groups {
         }
     }
 
-    /// `(P(below), P(equal), expected units above)` of a value located at `at` whose
-    /// unweighted ones are `(b, t, a)` (as the slots hold them), under the hand's weights.
+    /// `(P(below), P(equal), expected units above)` in lane `lane` (of these groups) of a
+    /// value located at `at` whose unweighted ones are `(b, t, a)` (as the slots hold
+    /// them), under the hand's weights.
     #[inline]
     pub(crate) fn weigh(
         &self,
-        w: &Weights,
+        w: &GroupWeights,
+        lane: usize,
         at: u16,
         (b, t, a): (f32, f32, f32),
     ) -> (f64, f64, f64) {
+        let (sh, lw) = (&self.lanes[lane], &w.lanes[lane]);
         let g = (at & !OWN) as usize;
         if at & OWN == 0 {
-            return (w.below[g] * w.scale, 0.0, w.above[g] * w.scale);
+            return (lw.below[g] * lw.scale, 0.0, lw.above[g] * lw.scale);
         }
         let rho = w.rho[g];
-        let part_below = (b as f64 - self.start[g] as f64).clamp(0.0, self.mass[g]);
-        let part_above = (a as f64 - self.above_end[g] as f64).clamp(0.0, self.above_mass[g]);
+        let part_below = (b as f64 - sh.start[g] as f64).clamp(0.0, sh.mass[g]);
+        let part_above = (a as f64 - sh.above_end[g] as f64).clamp(0.0, sh.above_mass[g]);
         // Kept within the group's share (the sums' next term), so the order across groups
         // holds after rounding.
         (
-            (w.below[g] + rho * part_below).min(w.below[g + 1]) * w.scale,
-            rho * t as f64 * w.scale,
-            (w.above[g + 1] + rho * part_above).min(w.above[g]) * w.scale,
+            (lw.below[g] + rho * part_below).min(lw.below[g + 1]) * lw.scale,
+            rho * t as f64 * lw.scale,
+            (lw.above[g + 1] + rho * part_above).min(lw.above[g]) * lw.scale,
         )
     }
 
-    /// The hand's weights of these groups; `None` when they weigh nothing.
-    pub(crate) fn weights(&self, chances: &Chances) -> Option<Weights> {
+    /// The hand's weights of these groups; `None` when a lane's weigh nothing.
+    pub(crate) fn weights(&self, chances: &Chances) -> Option<GroupWeights> {
         let n = self.keys.len();
         let rho: Vec<f64> = self.recipes.iter().map(|&r| chances.rho(r)).collect();
-        let mut below = vec![0.0; n + 1];
-        for g in 0..n {
-            below[g + 1] = below[g] + rho[g] * self.mass[g];
-        }
-        let mut above = vec![0.0; n + 1];
-        for g in (0..n).rev() {
-            above[g] = above[g + 1] + rho[g] * self.above_mass[g];
-        }
-        let z = below[n];
-        (z > 0.0).then(|| Weights {
-            rho,
-            below,
-            above,
-            scale: 1.0 / z,
-        })
+        let lanes = self
+            .lanes
+            .iter()
+            .map(|sh| {
+                // Two running sums at once, kept in registers: `below` from the first group
+                // up, `above` from the last down (the same sums as `below[g] + ...`).
+                let mut below = vec![0.0; n + 1];
+                let mut above = vec![0.0; n + 1];
+                let (mut up, mut down) = (0.0, 0.0);
+                for g in 0..n {
+                    let h = n - 1 - g;
+                    up += rho[g] * sh.mass[g];
+                    below[g + 1] = up;
+                    down += rho[h] * sh.above_mass[h];
+                    above[h] = down;
+                }
+                let z = below[n];
+                (z > 0.0).then(|| Weights {
+                    below,
+                    above,
+                    scale: 1.0 / z,
+                })
+            })
+            .collect::<Option<Vec<Weights>>>()?;
+        Some(GroupWeights { rho, lanes })
     }
 }
 
-/// One hand's weights of a lane's groups: `rho[g]` per group, `below[g]` the weighted share
-/// of the groups before `g`, `above[g]` the weighted units from `g` on; each read is
-/// multiplied by `scale`, one over the weighted total.
+/// One hand's weights of [`Groups`]: `rho[g]` per group, and per lane its sums.
 #[derive(Clone, Debug)]
-pub(crate) struct Weights {
+pub(crate) struct GroupWeights {
     rho: Vec<f64>,
+    lanes: Vec<Weights>,
+}
+
+/// One lane's weighted sums: `below[g]` the weighted share of the groups before `g`,
+/// `above[g]` the weighted units from `g` on; each read is multiplied by `scale`, one over
+/// the weighted total.
+#[derive(Clone, Debug)]
+struct Weights {
     below: Vec<f64>,
     above: Vec<f64>,
     scale: f64,
 }
 
-/// Card removal for one hand: the weights of the three lanes' groups
-/// ([`crate::lanes::LaneTables::removal`]).
+/// Card removal for one hand: the weights of the front's groups and of the middle's and
+/// back's ([`crate::lanes::LaneTables::removal`]).
 #[derive(Clone, Debug)]
 pub struct Removal {
-    pub(crate) lanes: [Weights; 3],
+    pub(crate) front: GroupWeights,
+    pub(crate) five: GroupWeights,
 }
 
 #[cfg(test)]

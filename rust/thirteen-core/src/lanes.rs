@@ -282,8 +282,9 @@ struct Slot {
     lanes: [[f32; 3]; 3],
     /// The value's row in the class rows of its size (`u32::MAX`: none).
     row: u32,
-    /// Per lane, where the value sits among the lane's groups ([`Groups::locate`]).
-    group: [u16; 3],
+    /// Where the value sits among the front's groups and among the middle's and back's
+    /// ([`Groups::locate`]).
+    group: [u16; 2],
 }
 
 #[inline]
@@ -410,7 +411,7 @@ impl LaneTables {
                     [b as f32, t as f32, a as f32]
                 }),
                 row: row.map_or(u32::MAX, |r| r as u32),
-                group: std::array::from_fn(|i| tables.groups[(i > 0) as usize].locate(v)),
+                group: std::array::from_fn(|i| tables.groups[i].locate(v)),
             };
         }
         tables.slots = slots;
@@ -503,12 +504,12 @@ impl LaneTables {
         let Some(removal) = removal else {
             return self.lookup_row(lane, v);
         };
-        let i = lane as usize;
-        let groups = &self.groups[(i > 0) as usize];
+        let (i, size) = (lane as usize, (lane != Lane::Front) as usize);
+        let groups = &self.groups[size];
         let (raw, at, row) = match self.slot(v) {
             Some(slot) => {
                 let [b, t, a] = slot.lanes[i];
-                ((b, t, a), slot.group[i], slot.row)
+                ((b, t, a), slot.group[size], slot.row)
             }
             None => {
                 let (b, t, a) = self.lanes[i].lookup(v);
@@ -519,11 +520,7 @@ impl LaneTables {
                 )
             }
         };
-        let weights = if i == 0 {
-            &removal.front
-        } else {
-            &removal.five
-        };
+        let weights = [&removal.front, &removal.five][size];
         (groups.weigh(weights, i.saturating_sub(1), at, raw), row)
     }
 

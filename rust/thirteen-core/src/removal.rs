@@ -321,8 +321,11 @@ impl Groups {
             return (lw.below[g] * lw.scale, 0.0, lw.above[g] * lw.scale);
         }
         let rho = w.rho[g];
-        let part_below = (b as f64 - sh.start[g] as f64).clamp(0.0, sh.mass[g]);
-        let part_above = (a as f64 - sh.above_end[g] as f64).clamp(0.0, sh.above_mass[g]);
+        // `max` then `min`, not `clamp`: no panic whatever the shares.
+        let part_below = (b as f64 - sh.start[g] as f64).max(0.0).min(sh.mass[g]);
+        let part_above = (a as f64 - sh.above_end[g] as f64)
+            .max(0.0)
+            .min(sh.above_mass[g]);
         // Kept within the group's share (the sums' next term), so the order across groups
         // holds after rounding.
         (

@@ -506,39 +506,35 @@ impl LaneTables {
         };
         let (i, size) = (lane as usize, (lane != Lane::Front) as usize);
         let groups = &self.groups[size];
-        let (raw, at, row) = match self.slot(v) {
-            Some(slot) => {
-                let [b, t, a] = slot.lanes[i];
-                ((b, t, a), slot.group[size], slot.row)
-            }
-            None => {
-                let (b, t, a) = self.lanes[i].lookup(v);
-                (
-                    (b as f32, t as f32, a as f32),
-                    groups.locate(v.raw()),
-                    u32::MAX,
-                )
-            }
-        };
+        let ([b, t, a], row, at) = self.entry(lane, v);
+        let at = at.map_or_else(|| groups.locate(v.raw()), |g| g[size]);
         let weights = [&removal.front, &removal.five][size];
-        (groups.weigh(weights, i.saturating_sub(1), at, raw), row)
+        (
+            groups.weigh(weights, i.saturating_sub(1), at, (b, t, a)),
+            row,
+        )
+    }
+
+    /// The `(P(below), P(equal), units above)` of `v` in `lane`, its class row and where it
+    /// sits among the groups, from its slot; a value without one (none of the rules' deck)
+    /// is read from the lane's distribution, rounded as the slots are, so that every value's
+    /// features share one precision and stay in value order (rounding to nearest never
+    /// reverses an order), with no class row (`u32::MAX`) and its groups left to find.
+    #[inline]
+    fn entry(&self, lane: Lane, v: HandValue) -> ([f32; 3], u32, Option<[u16; 2]>) {
+        if let Some(slot) = self.slot(v) {
+            return (slot.lanes[lane as usize], slot.row, Some(slot.group));
+        }
+        let (b, t, a) = self.lanes[lane as usize].lookup(v);
+        ([b as f32, t as f32, a as f32], u32::MAX, None)
     }
 
     /// [`LaneTables::lookup`] and the value's index in the lane's [`ClassRows`]
     /// (`u32::MAX` when it has none).
     #[inline]
     pub fn lookup_row(&self, lane: Lane, v: HandValue) -> ((f64, f64, f64), u32) {
-        if let Some(slot) = self.slot(v) {
-            let [b, t, a] = slot.lanes[lane as usize];
-            return ((b as f64, t as f64, a as f64), slot.row);
-        }
-        // Rounded as the slots are, so that every value's features share one precision and
-        // stay in value order (rounding to nearest never reverses an order).
-        let (b, t, a) = self.lanes[lane as usize].lookup(v);
-        (
-            (b as f32 as f64, t as f32 as f64, a as f32 as f64),
-            u32::MAX,
-        )
+        let ([b, t, a], row, _) = self.entry(lane, v);
+        ((b as f64, t as f64, a as f64), row)
     }
 }
 

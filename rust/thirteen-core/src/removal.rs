@@ -44,7 +44,7 @@ pub(crate) fn group_key(v: u32) -> u32 {
 }
 
 /// How a group's `ρ` is computed from the hand.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) enum Recipe {
     /// Rank `a` named `ka` times and rank `b` named `kb` times (`kb = 0`: none), `open`
     /// cards left open.
@@ -62,7 +62,6 @@ pub(crate) enum Recipe {
     /// A straight flush with this top rank index.
     StraightFlush(u8),
     /// Nothing named (a value the standard deck has no group for): weight one.
-    #[default]
     One,
 }
 

@@ -167,10 +167,10 @@ impl IterationCounts {
 }
 
 /// The lane values played at deals `deals` (of `0..cfg.deals`) of iteration `it`, every
-/// hand arranged by `strategy` on `tables` (without card removal, [`crate::removal`]). Deal `d` of iteration `it` is shuffled from its
-/// own seed, so the counts of a range do not depend on the other ranges or on the threads:
-/// splitting `0..cfg.deals` into ranges and adding their counts gives the counts of the
-/// whole iteration.
+/// hand arranged by `strategy` on `tables` (without card removal, [`crate::removal`]).
+/// Deal `d` of iteration `it` is shuffled from its own seed, so the counts of a range do
+/// not depend on the other ranges or on the threads: splitting `0..cfg.deals` into ranges
+/// and adding their counts gives the counts of the whole iteration.
 pub fn iteration_counts(
     rules: &Rules,
     tables: &LaneTables,

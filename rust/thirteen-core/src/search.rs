@@ -856,6 +856,8 @@ mod tests {
                 // (itself checked against a full scan above): a split uses 13 of the cards,
                 // so it is met under one way to keep 13 only, and the best three splits are
                 // the best three of each way's best three.
+                // Card removal (none with the extra diamonds) counts every dealt card.
+                let removal = tables.removal(&dealt, rules);
                 let mut want: Vec<f64> = Vec::new();
                 for keep in (0u32..1 << n).filter(|m| m.count_ones() == 13) {
                     let h: [Card; 13] = pick(keep).try_into().unwrap();
@@ -867,7 +869,7 @@ mod tests {
                         hs.three_values(),
                         rules,
                         tables,
-                        tables.removal(&dealt, rules).as_ref(),
+                        removal.as_ref(),
                         ctx,
                         3,
                         false,
@@ -878,7 +880,6 @@ mod tests {
                 want.sort_by(|a, b| b.partial_cmp(a).unwrap());
                 for top in [1, 3] {
                     let mut stats = SearchStats::default();
-                    let removal = tables.removal(&dealt, rules);
                     let got = best_splits(
                         n,
                         &v5,

@@ -192,7 +192,7 @@ fn main() {
             );
         }
         // Card removal's cost: each hand evaluated and searched with it and without, in turn.
-        let plain = tables.with_card_removal(false);
+        let plain = tables.clone().with_card_removal(false);
         let (mut with, mut without) = (Vec::new(), Vec::new());
         for (i, h) in hands.iter().enumerate() {
             for k in 0..2 {

@@ -469,12 +469,11 @@ impl LaneTables {
         self.card_removal
     }
 
-    /// These tables with card removal on or off (it is on for the standard deck).
-    pub fn with_card_removal(&self, on: bool) -> LaneTables {
-        LaneTables {
-            card_removal: on,
-            ..self.clone()
-        }
+    /// These tables with card removal on or off (it is on for the standard deck); clone
+    /// first to keep both.
+    pub fn with_card_removal(mut self, on: bool) -> LaneTables {
+        self.card_removal = on;
+        self
     }
 
     /// The card-removal weights for a seat holding `cards` under `rules`; `None` when card

@@ -513,6 +513,7 @@ mod tests {
             0.75,
         );
         assert!(tables
+            .clone()
             .with_card_removal(false)
             .removal(&hand, &rules)
             .is_none());

@@ -720,7 +720,7 @@ mod tests {
                     for i in 0..12 {
                         // Card removal on (the default) and, every third hand, off.
                         let base = if i % 2 == 0 { &mixed } else { &lanes_only };
-                        let tables = &base.with_card_removal(i % 3 != 2);
+                        let tables = &base.clone().with_card_removal(i % 3 != 2);
                         // Hands where falling lane values change the best split: trips or
                         // a pair in front; quads or a full house in the middle. Under the
                         // falling rules, a frontier of (front, middle) misses the first's

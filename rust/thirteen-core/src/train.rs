@@ -184,7 +184,7 @@ pub fn iteration_counts(
     // removal (the tables are what it reweighs).
     let plain;
     let tables = if tables.card_removal() {
-        plain = tables.with_card_removal(false);
+        plain = tables.clone().with_card_removal(false);
         &plain
     } else {
         tables

@@ -174,7 +174,7 @@ impl PyLaneTables {
     /// as it did before card removal).
     fn with_card_removal(&self, py: Python<'_>, on: bool) -> Self {
         PyLaneTables {
-            tables: self.tables.with_card_removal(on),
+            tables: self.tables.clone().with_card_removal(on),
             counts: self.counts.clone(),
             rules: self.rules.as_ref().map(|r| r.clone_ref(py)),
         }

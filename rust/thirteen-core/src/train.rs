@@ -167,10 +167,12 @@ impl IterationCounts {
 }
 
 /// The lane values played at deals `deals` (of `0..cfg.deals`) of iteration `it`, every
-/// hand arranged by `strategy` on `tables` (without card removal, [`crate::removal`]).
-/// Deal `d` of iteration `it` is shuffled from its own seed, so the counts of a range do
-/// not depend on the other ranges or on the threads: splitting `0..cfg.deals` into ranges
-/// and adding their counts gives the counts of the whole iteration.
+/// hand arranged by `strategy` on `tables`, as `solve` arranges it (with card removal when
+/// the tables have it, [`crate::removal`]: the counts are of the strategy that is played, so
+/// the averaged tables are its fixed point). Deal `d` of iteration `it` is shuffled from its
+/// own seed, so the counts of a range do not depend on the other ranges or on the threads:
+/// splitting `0..cfg.deals` into ranges and adding their counts gives the counts of the
+/// whole iteration.
 pub fn iteration_counts(
     rules: &Rules,
     tables: &LaneTables,
@@ -180,15 +182,6 @@ pub fn iteration_counts(
     deals: Range<usize>,
 ) -> IterationCounts {
     let players = cfg.players;
-    // Self-play counts an opponent's lanes over all deals: hands are played without card
-    // removal (the tables are what it reweighs).
-    let plain;
-    let tables = if tables.card_removal() {
-        plain = tables.clone().with_card_removal(false);
-        &plain
-    } else {
-        tables
-    };
     let values: Vec<[u32; 3]> = deals
         .into_par_iter()
         .flat_map_iter(|d| {
@@ -463,6 +456,44 @@ mod tests {
         // Another iteration deals other cards.
         let other = iteration_counts(&rules, &tables, Strategy::Greedy, &cfg, 3, 0..40);
         assert_ne!(other, whole);
+    }
+
+    #[test]
+    fn self_play_counts_the_plays_solve_makes() {
+        // The counts are the fixed point's data: each hand as `play` arranges it on the same
+        // tables, card removal included (it changes some plays, so the counts differ).
+        let rules = Rules::default();
+        let cfg = TrainConfig {
+            players: 4,
+            deals: 40,
+            iterations: 1,
+            tolerance: 0.0,
+            seed: 21,
+        };
+        let tables = LaneTables::from_counts(&build_tables(&rules, 4, 200, 2, 8), &rules);
+        assert!(tables.card_removal());
+        let it = 3;
+        let counted = iteration_counts(&rules, &tables, Strategy::Ev, &cfg, it, 0..40);
+        let mut want = IterationCounts::default();
+        for d in 0..40u64 {
+            let mut deck = rules.deck.cards();
+            shuffle(&mut deck, &mut rng_for(21 ^ (3 << 40) ^ d));
+            for p in 0..4 {
+                let hand: [Card; 13] = deck[13 * p..13 * p + 13].try_into().unwrap();
+                let ctx = Context {
+                    players: 4,
+                    role: Role::Player,
+                };
+                if let Submission::Arranged(a) = play(&hand, &rules, &tables, ctx, Strategy::Ev) {
+                    want.count(a.values(rules.wheel).map(|v| v.raw()));
+                }
+            }
+        }
+        assert_eq!(counted, want);
+        let plain = tables.clone().with_card_removal(false);
+        let without = iteration_counts(&rules, &plain, Strategy::Ev, &cfg, it, 0..40);
+        assert_eq!(without.hands(), counted.hands());
+        assert_ne!(without, counted);
     }
 
     #[test]

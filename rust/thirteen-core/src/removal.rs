@@ -157,10 +157,16 @@ const RANK_CHANCE: [[f64; 5]; 5] = [
     [1.0, 0.0, 0.0, 0.0, 0.0],
 ];
 
+/// Where [`Chances`] keeps the chance of `k` named cards of rank `r`.
+#[inline]
+fn rank_at(k: u8, r: u8) -> usize {
+    13 * k as usize + r as usize
+}
+
 /// The chances, for one held hand, that what a group names is among the unseen cards.
 pub(crate) struct Chances {
-    /// `ranks[k][r]`: `C(4 − held of r, k) / C(4, k)`.
-    ranks: [[f64; 13]; 5],
+    /// `ranks[13 k + r]`: `C(4 − held of r, k) / C(4, k)`.
+    ranks: [f64; 65],
     /// `open[j]`: `C(52 − n, j) / C(52, j)`.
     open: [f64; 6],
     /// `held[s]`: the rank mask held in suit `s`.
@@ -176,9 +182,7 @@ impl Chances {
             count[c.rank_index() as usize] += 1;
             held[(c.code() & 3) as usize] |= 1 << c.rank_index();
         }
-        let ranks = std::array::from_fn(|k| {
-            std::array::from_fn(|r| RANK_CHANCE[count[r].min(4) as usize][k])
-        });
+        let ranks = std::array::from_fn(|i| RANK_CHANCE[count[i % 13].min(4) as usize][i / 13]);
         let unseen = 52u32.saturating_sub(cards.len() as u32);
         let open = std::array::from_fn(|j| choose(unseen, j as u32) / choose(52, j as u32));
         Chances { ranks, open, held }
@@ -189,13 +193,11 @@ impl Chances {
         let unseen = |r: u8, s: usize| (self.held[s] >> r) & 1 == 0;
         match recipe {
             Recipe::Ranks { a, ka, b, kb, open } => {
-                self.ranks[ka as usize][a as usize]
-                    * self.ranks[kb as usize][b as usize]
-                    * self.open[open as usize]
+                self.ranks[rank_at(ka, a)] * self.ranks[rank_at(kb, b)] * self.open[open as usize]
             }
             Recipe::Straight(top) => straight_ranks(top)
                 .iter()
-                .map(|&r| self.ranks[1][r as usize])
+                .map(|&r| self.ranks[rank_at(1, r)])
                 .product(),
             Recipe::Flush(top) => {
                 // Per suit: the top card unseen, and four of the ranks below it unseen.
@@ -223,7 +225,13 @@ impl Chances {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Groups {
     keys: Vec<u32>,
-    recipes: Vec<Recipe>,
+    /// Per group, `ρ`'s factors when its recipe names ranks only (as [`Chances::rho`] takes
+    /// them): the places of its two ranks' chances and its open cards (a group of another
+    /// recipe reads chances of one, and is listed in `others`).
+    gather: Vec<[u8; 3]>,
+    /// The groups whose recipe names more than ranks (straights, flushes, straight flushes),
+    /// with their recipes.
+    others: Vec<(u16, Recipe)>,
     /// Per lane, each group's share of it.
     lanes: Vec<Shares>,
 }
@@ -284,8 +292,25 @@ impl Groups {
                 sh
             })
             .collect();
+        let recipes: Vec<Recipe> = keys.iter().map(|&k| recipe(k, size)).collect();
+        let gather = recipes
+            .iter()
+            .map(|r| match *r {
+                Recipe::Ranks { a, ka, b, kb, open } => {
+                    [rank_at(ka, a) as u8, rank_at(kb, b) as u8, open]
+                }
+                _ => [0, 0, 0],
+            })
+            .collect();
+        let others = recipes
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| !matches!(r, Recipe::Ranks { .. }))
+            .map(|(g, &r)| (g as u16, r))
+            .collect();
         Groups {
-            recipes: keys.iter().map(|&k| recipe(k, size)).collect(),
+            gather,
+            others,
             keys,
             lanes: shares,
         }
@@ -336,34 +361,55 @@ impl Groups {
 
     /// The hand's weights of these groups; `None` when a lane's weigh nothing.
     pub(crate) fn weights(&self, chances: &Chances) -> Option<GroupWeights> {
-        let n = self.keys.len();
-        let rho: Vec<f64> = self.recipes.iter().map(|&r| chances.rho(r)).collect();
-        let lanes = self
-            .lanes
+        // `ρ`: three reads for a group that names ranks only, the recipe for the others.
+        let mut rho: Vec<f64> = self
+            .gather
             .iter()
-            .map(|sh| {
-                // Two running sums at once, kept in registers: `below` from the first group
-                // up, `above` from the last down (the same sums as `below[g] + ...`).
-                let mut below = vec![0.0; n + 1];
-                let mut above = vec![0.0; n + 1];
-                let (mut up, mut down) = (0.0, 0.0);
-                for g in 0..n {
-                    let h = n - 1 - g;
-                    up += rho[g] * sh.mass[g];
-                    below[g + 1] = up;
-                    down += rho[h] * sh.above_mass[h];
-                    above[h] = down;
-                }
-                let z = below[n];
-                (z > 0.0).then(|| Weights {
-                    below,
-                    above,
-                    scale: 1.0 / z,
-                })
+            .map(|&[a, b, open]| {
+                chances.ranks[a as usize] * chances.ranks[b as usize] * chances.open[open as usize]
             })
-            .collect::<Option<Vec<Weights>>>()?;
-        Some(GroupWeights { rho, lanes })
+            .collect();
+        for &(g, recipe) in &self.others {
+            rho[g as usize] = chances.rho(recipe);
+        }
+        // The middle's and back's sums in one pass (their chains interleave).
+        let lanes: Vec<Weights> = match &self.lanes[..] {
+            [a, b] => Vec::from(sums([a, b], &rho)),
+            lanes => lanes.iter().flat_map(|sh| sums([sh], &rho)).collect(),
+        };
+        lanes
+            .iter()
+            .all(|w| w.scale.is_finite())
+            .then_some(GroupWeights { rho, lanes })
     }
+}
+
+/// The weighted sums of `L` lanes' shares under `rho` (one lane: [`Weights`]), all in one
+/// pass: per lane two running sums kept in registers, `below` from the first group up and
+/// `above` from the last down. A lane whose weighted total is not positive gets an infinite
+/// scale (it weighs nothing).
+fn sums<const L: usize>(shares: [&Shares; L], rho: &[f64]) -> [Weights; L] {
+    let n = rho.len();
+    let mut below = [(); L].map(|_| vec![0.0; n + 1]);
+    let mut above = [(); L].map(|_| vec![0.0; n + 1]);
+    let (mut up, mut down) = ([0.0f64; L], [0.0f64; L]);
+    for g in 0..n {
+        let h = n - 1 - g;
+        for l in 0..L {
+            up[l] += rho[g] * shares[l].mass[g];
+            below[l][g + 1] = up[l];
+            down[l] += rho[h] * shares[l].above_mass[h];
+            above[l][h] = down[l];
+        }
+    }
+    std::array::from_fn(|l| {
+        let z = below[l][n];
+        Weights {
+            below: std::mem::take(&mut below[l]),
+            above: std::mem::take(&mut above[l]),
+            scale: if z > 0.0 { 1.0 / z } else { f64::INFINITY },
+        }
+    })
 }
 
 /// One hand's weights of [`Groups`]: `rho[g]` per group, and per lane its sums.

@@ -8,6 +8,7 @@ use thirteen_core::lanes::{LaneCounts, LaneTables};
 use thirteen_core::model::{Context, Role};
 use thirteen_core::rules::{BonusKind, Rules};
 use thirteen_core::search::{best_splits, SearchStats};
+use thirteen_core::solve::solve_mc;
 use thirteen_core::split::HandSplits;
 use thirteen_core::train::build_tables;
 
@@ -88,6 +89,27 @@ fn main() {
             players: 4,
             role: Role::Player,
         };
+        // MC=players: `mc` with 1,000 samples on 30 hands at that table size, and nothing else.
+        if let Ok(p) = std::env::var("MC") {
+            let ctx = Context {
+                players: p.parse().unwrap(),
+                role: Role::Player,
+            };
+            let mut rng = rng_for(5);
+            let start = Instant::now();
+            for i in 0..30 {
+                let mut d = DeckKind::Standard.cards();
+                shuffle(&mut d, &mut rng);
+                let hand: [Card; 13] = d[..13].try_into().unwrap();
+                solve_mc(&hand, &rules, &tables, ctx, 1000, i, 8);
+            }
+            println!(
+                "{name}: mc {} players, {:.1} ms a hand",
+                ctx.players,
+                start.elapsed().as_secs_f64() * 1e3 / 30.0
+            );
+            continue;
+        }
         let mut rng = rng_for(7);
         let hands: Vec<[Card; 13]> = (0..env("HANDS", 2000))
             .map(|_| {

@@ -163,6 +163,17 @@ fn rank_at(k: u8, r: u8) -> usize {
     13 * k as usize + r as usize
 }
 
+/// For a recipe that names ranks only, where its `ρ`'s factors sit in [`Chances`]: its two
+/// ranks' chances and its open cards' (`None` for the other recipes).
+fn reads(recipe: Recipe) -> Option<[u8; 3]> {
+    match recipe {
+        Recipe::Ranks { a, ka, b, kb, open } => {
+            Some([rank_at(ka, a) as u8, rank_at(kb, b) as u8, open])
+        }
+        _ => None,
+    }
+}
+
 /// The chances, for one held hand, that what a group names is among the unseen cards.
 pub(crate) struct Chances {
     /// `ranks[13 k + r]`: `C(4 − held of r, k) / C(4, k)`.
@@ -188,13 +199,17 @@ impl Chances {
         Chances { ranks, open, held }
     }
 
+    /// The `ρ` of a group that names ranks only, from its [`reads`].
+    #[inline]
+    fn named(&self, [a, b, open]: [u8; 3]) -> f64 {
+        self.ranks[a as usize] * self.ranks[b as usize] * self.open[open as usize]
+    }
+
     /// The group's `ρ`.
     pub(crate) fn rho(&self, recipe: Recipe) -> f64 {
         let unseen = |r: u8, s: usize| (self.held[s] >> r) & 1 == 0;
         match recipe {
-            Recipe::Ranks { a, ka, b, kb, open } => {
-                self.ranks[rank_at(ka, a)] * self.ranks[rank_at(kb, b)] * self.open[open as usize]
-            }
+            Recipe::Ranks { .. } => self.named(reads(recipe).unwrap_or_default()),
             Recipe::Straight(top) => straight_ranks(top)
                 .iter()
                 .map(|&r| self.ranks[rank_at(1, r)])
@@ -225,9 +240,8 @@ impl Chances {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Groups {
     keys: Vec<u32>,
-    /// Per group, `ρ`'s factors when its recipe names ranks only (as [`Chances::rho`] takes
-    /// them): the places of its two ranks' chances and its open cards (a group of another
-    /// recipe reads chances of one, and is listed in `others`).
+    /// Per group, where its `ρ`'s factors sit when its recipe names ranks only ([`reads`]);
+    /// a group of another recipe reads chances of one, and is listed in `others`.
     gather: Vec<[u8; 3]>,
     /// The groups whose recipe names more than ranks (straights, flushes, straight flushes),
     /// with their recipes.
@@ -295,17 +309,12 @@ impl Groups {
         let recipes: Vec<Recipe> = keys.iter().map(|&k| recipe(k, size)).collect();
         let gather = recipes
             .iter()
-            .map(|r| match *r {
-                Recipe::Ranks { a, ka, b, kb, open } => {
-                    [rank_at(ka, a) as u8, rank_at(kb, b) as u8, open]
-                }
-                _ => [0, 0, 0],
-            })
+            .map(|&r| reads(r).unwrap_or_default())
             .collect();
         let others = recipes
             .iter()
             .enumerate()
-            .filter(|(_, r)| !matches!(r, Recipe::Ranks { .. }))
+            .filter(|(_, &r)| reads(r).is_none())
             .map(|(g, &r)| (g as u16, r))
             .collect();
         Groups {
@@ -359,16 +368,10 @@ impl Groups {
         )
     }
 
-    /// The hand's weights of these groups; `None` when a lane's weigh nothing.
+    /// The hand's weights of these groups; `None` when a lane weighs nothing.
     pub(crate) fn weights(&self, chances: &Chances) -> Option<GroupWeights> {
         // `ρ`: three reads for a group that names ranks only, the recipe for the others.
-        let mut rho: Vec<f64> = self
-            .gather
-            .iter()
-            .map(|&[a, b, open]| {
-                chances.ranks[a as usize] * chances.ranks[b as usize] * chances.open[open as usize]
-            })
-            .collect();
+        let mut rho: Vec<f64> = self.gather.iter().map(|&g| chances.named(g)).collect();
         for &(g, recipe) in &self.others {
             rho[g as usize] = chances.rho(recipe);
         }

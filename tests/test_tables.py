@@ -263,6 +263,19 @@ def test_shipped_tables_hold_classes_that_add_up_to_the_lanes() -> None:
             assert len(tables.counts()["classes"]) == 16
 
 
+def test_shipped_tables_are_what_train_makes_with_its_defaults() -> None:
+    # `make tables` runs `thirteen train` with its defaults: every shipped file records them,
+    # and each table size stopped at the tolerance before the iteration cap.
+    from thirteen.training import DEFAULTS
+
+    for name, ts in store.shipped().items():
+        assert ts.settings == DEFAULTS, name
+        for s in ts.sizes:
+            last = s.log[-1]
+            assert last[2] < DEFAULTS["tolerance"], (name, s.players)
+            assert len(s.log) < DEFAULTS["iterations"], (name, s.players)
+
+
 def test_a_table_file_without_classes_still_loads() -> None:
     # An earlier release's file holds the lanes only: it loads, and prices with lanes independent.
     ts = store.shipped()["kaixin"]

@@ -326,3 +326,51 @@ def test_train_arguments_are_bounded() -> None:
         thirteen.train(rules, iterations=True)
     with pytest.raises(TypeError):
         thirteen.train("kaixin")  # type: ignore[arg-type]
+
+
+def test_explain_gives_the_models_terms_worked_by_hand() -> None:
+    """``_core._explain`` on the card-removal example above: the front (a pair of queens)
+    wins with P (k + twos) / (k + twos + queens) and never loses (it ties the queens); the
+    middle and back always win; without classes a scoop is the lanes' product."""
+    rules = RuleSet.preset("western-2-4").replace(name="lanes-only", majority_bonus=0)
+    hand = "Qs Qd Ah Ac 3d 4d 5c 6h 7s 8c 9d Th Jc"
+    k, twos, queens = 0.5 * 741 / 1326, 0.25 * 0.75, 0.25 * 0.75 / 6
+    w = (k + twos) / (k + twos + queens)
+    for tables, front in ((_front_only_tables(rules), w),
+                          (_front_only_tables(rules, card_removal=False), 0.75)):
+        best = thirteen.complete(hand, rules, front="Qs Qd 3d", players=2, tables=tables)[0]
+        lanes, scoop, scooped, units = _core._explain(best.arrangement, rules, tables, players=2)
+        assert lanes[0] == pytest.approx((front, 0.0), abs=1e-6)
+        assert lanes[1] == pytest.approx((1.0, 0.0)) and lanes[2] == pytest.approx((1.0, 0.0))
+        assert scoop == pytest.approx(front, abs=1e-6) and scooped == 0.0
+        assert units == pytest.approx(front + 2.0, abs=1e-6)
+        assert units == pytest.approx(best.expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_explain_prices_the_solved_arrangement_as_solve_does(name: str) -> None:
+    rules = RuleSet.preset(name)
+    rng = random.Random(f"explain-{name}")
+    deck = thirteen.deck(rules)
+    players = max(rules.players)
+    tables = thirteen.lane_tables(rules, players)
+    for _ in range(4):
+        s = thirteen.solve(rng.sample(deck, 13), rules, players=players)
+        if s.arrangement is None:
+            continue
+        lanes, scoop, scooped, units = _core._explain(s.arrangement, rules, tables, players=players)
+        assert units == pytest.approx(s.expected, abs=1e-9)
+        assert all(0.0 <= p <= 1.0 + 1e-6 for lane in lanes for p in (*lane, sum(lane)))
+        assert 0.0 <= scoop and 0.0 <= scooped and scoop + scooped <= 1.0 + 1e-6
+
+
+def test_explain_refuses_bad_arguments() -> None:
+    rules = RuleSet.preset("kaixin")
+    tables = thirteen.lane_tables(rules, 4)
+    a = thirteen.Arrangement.parse("9s 8s 8d | Ah Ad 5h 5c 3d | 7c 7d 4h 4c 4d")
+    with pytest.raises(thirteen.PlayerCountError):
+        _core._explain(a, rules, tables, players=5)
+    with pytest.raises(TypeError):
+        _core._explain("9s 8s 8d", rules, tables)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        _core._explain(a, 7, tables)  # type: ignore[arg-type]

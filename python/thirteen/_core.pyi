@@ -46,6 +46,7 @@ __all__ = [
     "train",
     "iteration_counts",
     "_ev_scan",
+    "_explain",
     "_solve",
     "_complete",
     "solve_batch",
@@ -269,6 +270,14 @@ def _ev_scan(
     players: int = 4,
     banker: bool = False,
 ) -> Tuple[float, float, int, int]: ...
+def _explain(
+    arrangement: Arrangement,
+    rules: _RulesLike,
+    tables: LaneTables,
+    *,
+    players: int = 4,
+    banker: bool = False,
+) -> Tuple[list[Tuple[float, float]], float, float, float]: ...
 def _solve(
     cards: _CardsLike,
     rules: _RulesLike,

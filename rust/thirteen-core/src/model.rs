@@ -264,18 +264,26 @@ impl<'a> Scorer<'a> {
         }
     }
 
+    /// Against one opponent: P(win all three lanes), P(lose all three) and the units the
+    /// opponent collects over the three lanes when it wins all three (over the classes:
+    /// only when a doubled scoop pays them again, else 0; lanes independent: the sum of the
+    /// lanes' expected units paid when lost).
+    #[inline]
+    fn joint_events(&self, f: &Feat, m: &Feat, b: &Feat) -> (f64, f64, f64) {
+        if let Some(rows) = self.rows {
+            let row = |lane: usize, r: u32| rows[lane].get(r as usize).unwrap_or(&NO_ROW);
+            let paid = self.rules.scoop.0 == BonusKind::Double;
+            joint(row(0, f.row), row(1, m.row), row(2, b.row), paid)
+        } else {
+            (f.w * m.w * b.w, f.l * m.l * b.l, f.paid + m.paid + b.paid)
+        }
+    }
+
     #[inline]
     pub(crate) fn score(&self, f: &Feat, m: &Feat, b: &Feat) -> f64 {
         let r = self.rules;
         let mut per = f.gain + m.gain + b.gain;
-        // Without classes, `lost_all` is the sum of the lanes' expected units paid when lost.
-        let (pw, pl, lost_all) = if let Some(rows) = self.rows {
-            let row = |lane: usize, r: u32| rows[lane].get(r as usize).unwrap_or(&NO_ROW);
-            let paid = r.scoop.0 == BonusKind::Double;
-            joint(row(0, f.row), row(1, m.row), row(2, b.row), paid)
-        } else {
-            (f.w * m.w * b.w, f.l * m.l * b.l, f.paid + m.paid + b.paid)
-        };
+        let (pw, pl, lost_all) = self.joint_events(f, m, b);
         let lanes_won = f.units + m.units + b.units;
         let mut scoop_win = lanes_won;
         if r.majority_bonus != 0 {
@@ -313,6 +321,51 @@ impl<'a> Scorer<'a> {
                 };
         }
         total
+    }
+}
+
+/// What the `ev` model believes of one split (RULES.md 5): the terms it prices, for reading
+/// a choice (a development aid; `benches/explain.py` sets them against play).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Explained {
+    /// Per lane (front, middle, back) against one opponent: (P(win), P(lose)); the rest of
+    /// 1 is a draw. Card removal included when given.
+    pub lanes: [(f64, f64); 3],
+    /// P(win all three lanes) against one opponent (a scoop, 打枪).
+    pub scoop: f64,
+    /// P(lose all three lanes) against one opponent.
+    pub scooped: f64,
+    /// Expected units against the table: the score the search ranks splits by.
+    pub units: f64,
+}
+
+/// The model's terms for a split with lane values `values` (front, middle, back) held by a
+/// seat whose card-removal weights are `removal` ([`LaneTables::removal`], `None`: off).
+/// `units` is what [`crate::search::best_splits`] scores the split.
+pub fn explain(
+    values: [HandValue; 3],
+    rules: &Rules,
+    tables: &LaneTables,
+    ctx: Context,
+    removal: Option<&Removal>,
+) -> Explained {
+    let f = Lane::ALL.map(|lane| {
+        features(
+            values[lane as usize],
+            lane,
+            tables,
+            rules,
+            ctx.role,
+            removal,
+        )
+    });
+    let scorer = Scorer::new(rules, ctx, tables);
+    let (scoop, scooped, _) = scorer.joint_events(&f[0], &f[1], &f[2]);
+    Explained {
+        lanes: f.map(|x| (x.w, x.l)),
+        scoop,
+        scooped,
+        units: scorer.score(&f[0], &f[1], &f[2]),
     }
 }
 

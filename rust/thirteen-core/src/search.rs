@@ -782,6 +782,82 @@ mod tests {
     }
 
     #[test]
+    fn explain_prices_the_split_as_the_search_does() {
+        // The model's terms for the best split found: its units are the search's score;
+        // the probabilities are probabilities, and with every lane certain to win (lose)
+        // the scoop is certain too (lanes certain in every class).
+        let mut rng = rng_for(21);
+        for rules in variants() {
+            let counts = build_tables(&rules, 4, 200, 1, 5);
+            let tables = LaneTables::from_counts(&counts, &rules);
+            for (i, role) in [Role::Player, Role::Banker].into_iter().enumerate() {
+                if role == Role::Banker && rules.mode != Mode::Banker {
+                    continue;
+                }
+                let ctx = Context { players: 4, role };
+                for k in 0..8 {
+                    let tables = &tables.clone().with_card_removal((i + k) % 2 == 0);
+                    let h: [Card; 13] = random_hand(&mut rng, DeckKind::Standard, 13)
+                        .try_into()
+                        .unwrap();
+                    let s = HandSplits::new(&h, rules.wheel);
+                    let removal = tables.removal(&h, &rules);
+                    let best = best_splits(
+                        13,
+                        s.five_values(),
+                        s.three_values(),
+                        &rules,
+                        tables,
+                        removal.as_ref(),
+                        ctx,
+                        1,
+                        false,
+                        &mut SearchStats::default(),
+                    )[0];
+                    let (f, m, b) = best.subsets;
+                    let values = [s.three_values()[f], s.five_values()[m], s.five_values()[b]];
+                    let x = crate::model::explain(values, &rules, tables, ctx, removal.as_ref());
+                    assert!((x.units - best.expected).abs() < 1e-9, "{x:?} vs {best:?}");
+                    for p in x.lanes.iter().flat_map(|&(w, l)| [w, l, w + l]) {
+                        assert!((-1e-6..=1.0 + 1e-6).contains(&p), "{x:?}");
+                    }
+                    assert!(x.scoop >= 0.0 && x.scooped >= 0.0, "{x:?}");
+                    assert!(x.scoop + x.scooped <= 1.0 + 1e-6, "{x:?}");
+                }
+            }
+        }
+        // The strongest possible split against tables of weak opponents only.
+        let rules = variants()[2].clone();
+        let weak = crate::card::parse_cards("2s 3h 5c 2c 3d 4s 6h 8c 2h 3c 4d 6s 9c").unwrap();
+        let v = |c: &[Card]| crate::eval::evaluate(c, rules.wheel).unwrap();
+        let lanes: [Vec<(u32, u64)>; 3] = [
+            vec![(v(&weak[..3]).raw(), 5)],
+            vec![(v(&weak[3..8]).raw(), 5)],
+            vec![(v(&weak[8..]).raw(), 5)],
+        ];
+        let mut classes: Vec<[Vec<(u32, u64)>; 3]> = vec![Default::default(); 16];
+        classes[0] = lanes.clone();
+        let tables = LaneTables::from_counts(&LaneCounts { lanes, classes }, &rules);
+        let strong = crate::card::parse_cards("As Ad Ac Ks Kh Kd Kc Qs 5h 6h 7h 8h 9h").unwrap();
+        let ctx = Context {
+            players: 2,
+            role: Role::Player,
+        };
+        let x = crate::model::explain(
+            [v(&strong[..3]), v(&strong[3..8]), v(&strong[8..])],
+            &rules,
+            &tables,
+            ctx,
+            None,
+        );
+        assert_eq!(x.lanes, [(1.0, 0.0); 3]);
+        assert!((x.scoop - 1.0).abs() < 1e-6 && x.scooped == 0.0, "{x:?}");
+        // Heads-up (no home run at 2 players): trips in front 7, quads in the middle 10, a
+        // straight flush in the back 13, and the 6-unit scoop bonus: 36 units.
+        assert!((x.units - 36.0).abs() < 1e-6, "{x:?}");
+    }
+
+    #[test]
     fn sixteen_cards_equal_the_best_of_every_13() {
         // Three rule sets: lane values that rise (as kaixin-extra); five of a kind worth
         // less than a straight flush in the middle and back (as `variants` leaves it), the

@@ -664,6 +664,37 @@ fn _ev_scan(
     })
 }
 
+/// `_explain`'s result: per lane (P(win), P(lose)), P(scoop), P(scooped), expected units.
+type ExplainTuple = (Vec<(f64, f64)>, f64, f64, f64);
+
+/// What the ``ev`` model believes of an arrangement, for benchmarks: ``([(P(win), P(lose))
+/// per lane, front first], P(scoop), P(scooped), expected units)`` against one opponent
+/// (units: against the table), card removal from the arrangement's 13 cards included when
+/// the tables use it. Raises as ``_solve`` for bad rules, table size or cards.
+#[pyfunction]
+#[pyo3(signature = (arrangement, rules, tables, *, players = 4, banker = false))]
+fn _explain(
+    arrangement: &Bound<'_, PyArrangement>,
+    rules: Option<&Bound<'_, PyAny>>,
+    tables: &Bound<'_, PyLaneTables>,
+    players: usize,
+    banker: bool,
+) -> PyResult<ExplainTuple> {
+    let py = arrangement.py();
+    let ctx = context(py, players, banker)?;
+    let a = arrangement.get().0;
+    let t = &tables.get().tables;
+    with_rules(rules, |r| {
+        let cards = a.cards();
+        core::card::validate_hand(&cards, r.deck, 13).py_err(py)?;
+        let lanes: [&[core::Card]; 3] = [&a.front, &a.middle, &a.back];
+        let values = lanes.map(|c| core::evaluate(c, r.wheel).expect("3 or 5 valid cards"));
+        let removal = t.removal(&cards, r);
+        let x = core::model::explain(values, r, t, ctx, removal.as_ref());
+        Ok((x.lanes.to_vec(), x.scoop, x.scooped, x.units))
+    })
+}
+
 /// Solves one hand (the engine behind ``thirteen.solve``): ``cards`` 13 (or ``rules.dealt``)
 /// cards; ``strategy`` ``"ev"``, ``"mc"`` or ``"greedy"``. Returns ``(kept cards, [(arrangement
 /// or None, special or None, expected units), ...])`` best first.
@@ -900,6 +931,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(train, m)?)?;
     m.add_function(wrap_pyfunction!(iteration_counts, m)?)?;
     m.add_function(wrap_pyfunction!(_ev_scan, m)?)?;
+    m.add_function(wrap_pyfunction!(_explain, m)?)?;
     m.add_function(wrap_pyfunction!(_solve, m)?)?;
     m.add_function(wrap_pyfunction!(_complete, m)?)?;
     m.add_function(wrap_pyfunction!(solve_batch, m)?)?;

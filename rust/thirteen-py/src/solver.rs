@@ -687,8 +687,11 @@ fn _explain(
     with_rules(rules, |r| {
         let cards = a.cards();
         core::card::validate_hand(&cards, r.deck, 13).py_err(py)?;
-        let lanes: [&[core::Card]; 3] = [&a.front, &a.middle, &a.back];
-        let values = lanes.map(|c| core::evaluate(c, r.wheel).expect("3 or 5 valid cards"));
+        let values = [
+            core::evaluate3(&a.front),
+            core::evaluate5(&a.middle, r.wheel),
+            core::evaluate5(&a.back, r.wheel),
+        ];
         let removal = t.removal(&cards, r);
         let x = core::model::explain(values, r, t, ctx, removal.as_ref());
         Ok((x.lanes.to_vec(), x.scoop, x.scooped, x.units))

@@ -50,7 +50,6 @@ def played(a: Arrangement, rules: RuleSet, tables: List[List[object]]) -> Dict[s
     won, lost = [0, 0, 0], [0, 0, 0]
     scoop = scooped = met = home_runs = 0
     units = 0
-    lanes = (a.front, a.middle, a.back)
     for others in tables:
         s = thirteen.settle([a, *others], rules)
         units += s.totals[0]
@@ -59,8 +58,8 @@ def played(a: Arrangement, rules: RuleSet, tables: List[List[object]]) -> Dict[s
             if not isinstance(o, Arrangement):
                 continue  # a declared special: no lane is compared
             met += 1
-            for i, mine in enumerate(lanes):
-                c = thirteen.compare_lanes(mine, (o.front, o.middle, o.back)[i], rules)
+            for i, (mine, theirs) in enumerate(zip(a.lanes, o.lanes)):
+                c = thirteen.compare_lanes(mine, theirs, rules)
                 won[i] += c > 0
                 lost[i] += c < 0
             scoop += (0, seat) in s.scoops
@@ -78,8 +77,7 @@ def played(a: Arrangement, rules: RuleSet, tables: List[List[object]]) -> Dict[s
 def one(a: Arrangement, rules: RuleSet, players: int, deals: int, seed: int) -> None:
     tables = thirteen.lane_tables(rules, players)
     lanes_m, scoop_m, scooped_m, units_m = _core._explain(a, rules, tables, players=players)
-    got = played(a, rules, opponents(rules, list(a.front) + list(a.middle) + list(a.back),
-                                     players, deals, seed))
+    got = played(a, rules, opponents(rules, a.cards, players, deals, seed))
     print(f"{a}")
     print(f"  units           model {units_m:+.3f}   played {got['units']:+.3f}")
     for name, (wm, lm), (wp, lp) in zip(("front", "middle", "back"), lanes_m, got["lanes"]):

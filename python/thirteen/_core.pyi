@@ -282,7 +282,6 @@ def _solve(
     cards: _CardsLike,
     rules: _RulesLike,
     tables: LaneTables,
-    *,
     players: int = 4,
     banker: bool = False,
     strategy: str = "ev",
@@ -290,7 +289,7 @@ def _solve(
     seed: int = 0,
     top: int = 1,
     distinct: bool = False,
-) -> Tuple[list[Card], list[_ChoiceTuple]]: ...
+) -> Tuple[Tuple[Card, ...], list[_ChoiceTuple]]: ...
 def _complete(
     cards: _CardsLike,
     rules: _RulesLike,

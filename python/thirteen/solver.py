@@ -33,7 +33,7 @@ from thirteen import _core
 from thirteen._core import Arrangement, Card, Declaration, LaneTables, SpecialHand
 from thirteen.errors import LimitError, ThirteenError
 from thirteen.rules import RuleSet
-from thirteen.table_store import lane_tables
+from thirteen.table_store import cached_lane_tables, lane_tables
 
 __all__ = [
     "Solution",
@@ -106,6 +106,32 @@ class Solution:
             return self.arrangement
         assert self.special is not None
         return _core.Declaration(list(self.kept), self.special.key)
+
+
+_new = object.__new__
+
+
+def _solution(
+    arrangement: Optional[Arrangement],
+    special: Optional[SpecialHand],
+    expected: float,
+    kept: Tuple[Card, ...],
+    strategy: str,
+    alternatives: Tuple[Solution, ...],
+) -> Solution:
+    """A :class:`Solution` of fields already checked by the core, set straight into its
+    ``__dict__`` (what the frozen dataclass's ``__init__`` stores, without a guarded
+    ``__setattr__`` per field: ``solve`` returns one per call)."""
+    out: Solution = _new(Solution)
+    out.__dict__.update(
+        arrangement=arrangement,
+        special=special,
+        expected=expected,
+        kept=kept,
+        strategy=strategy,
+        alternatives=alternatives,
+    )
+    return out
 
 
 @dataclass(frozen=True)
@@ -193,23 +219,19 @@ def solve(
         samples = _count("samples", samples, MAX_SAMPLES)
     if strategy not in ("ev", "mc", "greedy"):
         raise ThirteenError(f"strategy must be 'ev', 'mc' or 'greedy', got {strategy!r}")
-    tables = tables if tables is not None else lane_tables(rules, players)
+    if tables is None:
+        tables = cached_lane_tables(rules, players)
+    # Positional: the binding's arguments in order (keywords cost a lookup each).
     kept, choices = _core._solve(
-        hand,
-        rules,
-        tables,
-        players=players,
-        banker=as_banker,
-        strategy=strategy,
-        samples=samples,
-        seed=seed,
-        top=top,
-        distinct=top > 1,
+        hand, rules, tables, players, as_banker, strategy, samples, seed, top, top > 1
     )
-    kept_t = tuple(kept)
     a, s, e = choices[0]
-    alternatives = tuple(Solution(a2, s2, e2, kept_t, strategy) for a2, s2, e2 in choices[1:top])
-    return Solution(a, s, e, kept_t, strategy, alternatives)
+    alternatives = (
+        tuple(_solution(a2, s2, e2, kept, strategy, ()) for a2, s2, e2 in choices[1:top])
+        if top > 1
+        else ()
+    )
+    return _solution(a, s, e, kept, strategy, alternatives)
 
 
 def hints(

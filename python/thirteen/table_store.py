@@ -326,11 +326,9 @@ def lane_tables(rules: Optional[RuleSet] = None, players: int = 4) -> LaneTables
         )
     key, digest = _play(rules)
     cache_key = (digest, players)
-    with _LOCK:
-        hit = _CACHE.get(cache_key)
-        if hit is not None:
-            _CACHE.move_to_end(cache_key)
-            return hit
+    hit = _hit(cache_key)
+    if hit is not None:
+        return hit
     ts, exact = _source(rules)
     if not exact and digest not in _WARNED:
         _WARNED.add(digest)
@@ -349,6 +347,24 @@ def lane_tables(rules: Optional[RuleSet] = None, players: int = 4) -> LaneTables
         while len(_CACHE) > CACHE_SIZE:
             _CACHE.popitem(last=False)
     return built
+
+
+def cached_lane_tables(rules: RuleSet, players: int) -> LaneTables:
+    """:func:`lane_tables` for arguments already checked (a ``RuleSet`` and one of its table
+    sizes), as ``solve`` calls it on every hand: a cached entry is one digest read and one
+    LRU lookup; anything else goes through :func:`lane_tables`."""
+    cached = rules.__dict__.get("_thirteen_play")
+    hit = _hit((cached[1], players)) if cached is not None else None
+    return hit if hit is not None else lane_tables(rules, players)
+
+
+def _hit(cache_key: Tuple[str, int]) -> Optional[LaneTables]:
+    """The cached lane tables under ``cache_key`` (now the most recently used), else None."""
+    with _LOCK:
+        hit = _CACHE.get(cache_key)
+        if hit is not None:
+            _CACHE.move_to_end(cache_key)
+        return hit
 
 
 def cache_size() -> int:

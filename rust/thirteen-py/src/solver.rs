@@ -2,7 +2,7 @@
 
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyTuple};
 use thirteen_core as core;
 use thirteen_core::limits::Limit;
 use thirteen_core::{Error, Lane};
@@ -699,18 +699,19 @@ fn _explain(
 }
 
 /// Solves one hand (the engine behind ``thirteen.solve``): ``cards`` 13 (or ``rules.dealt``)
-/// cards; ``strategy`` ``"ev"``, ``"mc"`` or ``"greedy"``. Returns ``(kept cards, [(arrangement
-/// or None, special or None, expected units), ...])`` best first.
+/// cards; ``strategy`` ``"ev"``, ``"mc"`` or ``"greedy"``. Returns ``(kept cards (a tuple),
+/// [(arrangement or None, special or None, expected units), ...])`` best first. The arguments
+/// may be passed in order (``solve`` does: keywords cost a lookup each).
 #[pyfunction]
 #[pyo3(
-    signature = (cards, rules, tables, *, players = 4, banker = false, strategy = Text::of("ev"), samples = 1000, seed = 0, top = 1, distinct = false),
-    text_signature = "(cards, rules, tables, *, players=4, banker=False, strategy='ev', samples=1000, seed=0, top=1, distinct=False)"
+    signature = (cards, rules, tables, players = 4, banker = false, strategy = Text::of("ev"), samples = 1000, seed = 0, top = 1, distinct = false),
+    text_signature = "(cards, rules, tables, players=4, banker=False, strategy='ev', samples=1000, seed=0, top=1, distinct=False)"
 )]
 #[allow(clippy::too_many_arguments)]
-fn _solve(
-    cards: &Bound<'_, PyAny>,
-    rules: Option<&Bound<'_, PyAny>>,
-    tables: &Bound<'_, PyLaneTables>,
+fn _solve<'py>(
+    cards: &Bound<'py, PyAny>,
+    rules: Option<&Bound<'py, PyAny>>,
+    tables: &Bound<'py, PyLaneTables>,
     players: usize,
     banker: bool,
     strategy: Text,
@@ -718,7 +719,7 @@ fn _solve(
     seed: u64,
     top: usize,
     distinct: bool,
-) -> PyResult<(Vec<PyCard>, Vec<ChoiceTuple>)> {
+) -> PyResult<(Bound<'py, PyTuple>, Vec<ChoiceTuple>)> {
     let py = cards.py();
     let ctx = context(py, players, banker)?;
     let strategy = strategy.get(py, "strategy")?;
@@ -763,7 +764,7 @@ fn _solve(
             to_pyerr(py, Error::InvalidArgument { message })
         })?;
         Ok((
-            kept.into_iter().map(PyCard).collect(),
+            PyTuple::new(py, kept.into_iter().map(PyCard))?,
             choices.into_iter().map(choice_tuple).collect(),
         ))
     })

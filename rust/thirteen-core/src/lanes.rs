@@ -479,17 +479,23 @@ impl LaneTables {
     /// The card-removal weights for a seat holding `cards` under `rules`; `None` when card
     /// removal is off, the rules' deck is not the standard one or the tables are empty.
     pub fn removal(&self, cards: &[Card], rules: &Rules) -> Option<Removal> {
+        let mut out = Removal::default();
+        self.removal_into(cards, rules, &mut out).then_some(out)
+    }
+
+    /// [`LaneTables::removal`] written into `out`, whose buffers are reused (no allocation
+    /// once they have grown: the search keeps one per thread); false where `removal` gives
+    /// `None` (`out` is then not to be read).
+    pub fn removal_into(&self, cards: &[Card], rules: &Rules, out: &mut Removal) -> bool {
         if !self.card_removal
             || rules.deck != DeckKind::Standard
             || self.lanes.iter().any(|d| d.is_empty())
         {
-            return None;
+            return false;
         }
         let chances = Chances::new(cards);
-        Some(Removal {
-            front: self.groups[0].weights(&chances)?,
-            five: self.groups[1].weights(&chances)?,
-        })
+        self.groups[0].weights_into(&chances, &mut out.front)
+            && self.groups[1].weights_into(&chances, &mut out.five)
     }
 
     /// [`LaneTables::lookup_row`], weighed by `removal` when given.

@@ -368,55 +368,61 @@ impl Groups {
         )
     }
 
-    /// The hand's weights of these groups; `None` when a lane weighs nothing.
-    pub(crate) fn weights(&self, chances: &Chances) -> Option<GroupWeights> {
+    /// The hand's weights of these groups, written into `out` (its buffers reused from
+    /// hand to hand: no allocation once they have grown); false when a lane weighs nothing
+    /// (`out` is then not to be read).
+    pub(crate) fn weights_into(&self, chances: &Chances, out: &mut GroupWeights) -> bool {
         // `ρ`: three reads for a group that names ranks only, the recipe for the others.
-        let mut rho: Vec<f64> = self.gather.iter().map(|&g| chances.named(g)).collect();
+        out.rho.clear();
+        out.rho
+            .extend(self.gather.iter().map(|&g| chances.named(g)));
         for &(g, recipe) in &self.others {
-            rho[g as usize] = chances.rho(recipe);
+            out.rho[g as usize] = chances.rho(recipe);
         }
+        out.lanes.resize_with(self.lanes.len(), Weights::default);
         // The middle's and back's sums in one pass (their chains interleave).
-        let lanes: Vec<Weights> = match &self.lanes[..] {
-            [a, b] => Vec::from(sums([a, b], &rho)),
-            lanes => lanes.iter().flat_map(|sh| sums([sh], &rho)).collect(),
-        };
-        lanes
-            .iter()
-            .all(|w| w.scale.is_finite())
-            .then_some(GroupWeights { rho, lanes })
+        match (&self.lanes[..], &mut out.lanes[..]) {
+            ([a, b], [wa, wb]) => sums([a, b], &out.rho, [wa, wb]),
+            (lanes, weights) => {
+                for (sh, w) in lanes.iter().zip(weights) {
+                    sums([sh], &out.rho, [w]);
+                }
+            }
+        }
+        out.lanes.iter().all(|w| w.scale.is_finite())
     }
 }
 
 /// The weighted sums of `L` lanes' shares under `rho` (one lane: [`Weights`]), all in one
-/// pass: per lane two running sums kept in registers, `below` from the first group up and
-/// `above` from the last down. A lane whose weighted total is not positive gets an infinite
-/// scale (it weighs nothing).
-fn sums<const L: usize>(shares: [&Shares; L], rho: &[f64]) -> [Weights; L] {
+/// pass, into `out` (sized here): per lane two running sums kept in registers, `below` from
+/// the first group up and `above` from the last down. A lane whose weighted total is not
+/// positive gets an infinite scale (it weighs nothing).
+fn sums<const L: usize>(shares: [&Shares; L], rho: &[f64], mut out: [&mut Weights; L]) {
     let n = rho.len();
-    let mut below = [(); L].map(|_| vec![0.0; n + 1]);
-    let mut above = [(); L].map(|_| vec![0.0; n + 1]);
+    for w in out.iter_mut() {
+        w.below.resize(n + 1, 0.0);
+        w.above.resize(n + 1, 0.0);
+        w.below[0] = 0.0;
+        w.above[n] = 0.0;
+    }
     let (mut up, mut down) = ([0.0f64; L], [0.0f64; L]);
     for g in 0..n {
         let h = n - 1 - g;
         for l in 0..L {
             up[l] += rho[g] * shares[l].mass[g];
-            below[l][g + 1] = up[l];
+            out[l].below[g + 1] = up[l];
             down[l] += rho[h] * shares[l].above_mass[h];
-            above[l][h] = down[l];
+            out[l].above[h] = down[l];
         }
     }
-    std::array::from_fn(|l| {
-        let z = below[l][n];
-        Weights {
-            below: std::mem::take(&mut below[l]),
-            above: std::mem::take(&mut above[l]),
-            scale: if z > 0.0 { 1.0 / z } else { f64::INFINITY },
-        }
-    })
+    for w in out {
+        let z = w.below[n];
+        w.scale = if z > 0.0 { 1.0 / z } else { f64::INFINITY };
+    }
 }
 
 /// One hand's weights of [`Groups`]: `rho[g]` per group, and per lane its sums.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct GroupWeights {
     rho: Vec<f64>,
     lanes: Vec<Weights>,
@@ -425,7 +431,7 @@ pub(crate) struct GroupWeights {
 /// One lane's weighted sums: `below[g]` the weighted share of the groups before `g`,
 /// `above[g]` the weighted units from `g` on; each read is multiplied by `scale`, one over
 /// the weighted total.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 struct Weights {
     below: Vec<f64>,
     above: Vec<f64>,
@@ -434,7 +440,7 @@ struct Weights {
 
 /// Card removal for one hand: the weights of the front's groups and of the middle's and
 /// back's ([`crate::lanes::LaneTables::removal`]).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Removal {
     pub(crate) front: GroupWeights,
     pub(crate) five: GroupWeights,

@@ -12,6 +12,7 @@
 //! majority bonus and a home-run (全垒打) term; times the number of opponents met. A held
 //! special is declared when its units beat the best split's expectation.
 
+use std::cell::RefCell;
 use std::cmp::Ordering;
 
 use rayon::prelude::*;
@@ -23,6 +24,7 @@ use crate::error::Lane;
 use crate::eval::HandValue;
 
 use crate::model::{features, Scorer};
+use crate::removal::Removal;
 use crate::rules::{Mode, Rules};
 use crate::score::{settle_known, Submission};
 use crate::search::{best_splits, SearchStats};
@@ -90,18 +92,34 @@ pub fn ev_candidates_counted(
     distinct: bool,
     stats: &mut SearchStats,
 ) -> Vec<Candidate> {
-    best_splits(
-        13,
-        splits.five_values(),
-        splits.three_values(),
-        rules,
-        tables,
-        tables.removal(splits.cards(), rules).as_ref(),
-        ctx,
-        top,
-        distinct,
-        stats,
-    )
+    let search = |removal: Option<&Removal>, stats: &mut SearchStats| {
+        best_splits(
+            13,
+            splits.five_values(),
+            splits.three_values(),
+            rules,
+            tables,
+            removal,
+            ctx,
+            top,
+            distinct,
+            stats,
+        )
+    };
+    // The hand's card-removal weights in this thread's buffers (a fresh one only if they
+    // are in use: the search does not come back here, so they never are).
+    REMOVAL.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut removal) => {
+            let on = tables.removal_into(splits.cards(), rules, &mut removal);
+            search(on.then_some(&*removal), stats)
+        }
+        Err(_) => search(tables.removal(splits.cards(), rules).as_ref(), stats),
+    })
+}
+
+thread_local! {
+    /// Card-removal weights, refilled for each hand searched on this thread.
+    static REMOVAL: RefCell<Removal> = RefCell::new(Removal::default());
 }
 
 /// The exact search checked against a full scan, for tests and benchmarks: `(best expected

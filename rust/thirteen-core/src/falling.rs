@@ -80,18 +80,19 @@ impl Falling {
         // bitset would be one more chain). A bucket's order is made when it is sorted.
         let mut occupied = [0u64; BUCKETS / 64];
         let n = values.len();
-        let bucket = |i: usize| (values[i].raw() >> BUCKET_SHIFT) as usize;
+        let bucket = |v: HandValue| (v.raw() >> BUCKET_SHIFT) as usize;
         let whole = n - n % STREAMS;
         let mut occ = [[0u64; BUCKETS / 64]; STREAMS];
-        for i in (0..whole).step_by(STREAMS) {
+        // Whole chunks of `STREAMS` (reads that need no bounds checks), then the rest.
+        for chunk in values.chunks_exact(STREAMS) {
             for (s, occ) in occ.iter_mut().enumerate() {
-                let b = bucket(i + s);
+                let b = bucket(chunk[s]);
                 self.count[b][s] += 1;
                 occ[b / 64] |= 1 << (b % 64);
             }
         }
-        for i in whole..n {
-            let b = bucket(i);
+        for (i, &v) in values.iter().enumerate().skip(whole) {
+            let b = bucket(v);
             self.count[b][i % STREAMS] += 1;
             occ[i % STREAMS][b / 64] |= 1 << (b % 64);
         }
@@ -118,18 +119,22 @@ impl Falling {
         self.starts.push(sum);
         // Every place is written once below: no need to clear.
         self.keys.resize(n, 0);
-        let key =
-            |i: usize| (values[i].raw() as u64) << 32 | (masks[i] as u64) << INDEX_BITS | i as u64;
-        for i in (0..whole).step_by(STREAMS) {
+        let key = |v: HandValue, mask: u32, i: usize| {
+            (v.raw() as u64) << 32 | (mask as u64) << INDEX_BITS | i as u64
+        };
+        let chunks = values
+            .chunks_exact(STREAMS)
+            .zip(masks.chunks_exact(STREAMS));
+        for (c, (vs, ms)) in chunks.enumerate() {
             for s in 0..STREAMS {
-                let b = bucket(i + s);
-                self.keys[self.count[b][s] as usize] = key(i + s);
+                let b = bucket(vs[s]);
+                self.keys[self.count[b][s] as usize] = key(vs[s], ms[s], c * STREAMS + s);
                 self.count[b][s] += 1;
             }
         }
-        for i in whole..n {
-            let b = bucket(i);
-            self.keys[self.count[b][i % STREAMS] as usize] = key(i);
+        for (i, (&v, &m)) in values.iter().zip(masks).enumerate().skip(whole) {
+            let b = bucket(v);
+            self.keys[self.count[b][i % STREAMS] as usize] = key(v, m, i);
             self.count[b][i % STREAMS] += 1;
         }
         for (w, &bits) in occupied.iter().enumerate() {

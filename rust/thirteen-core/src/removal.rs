@@ -397,27 +397,33 @@ impl Groups {
 /// pass, into `out` (sized here): per lane two running sums kept in registers, `below` from
 /// the first group up and `above` from the last down. A lane whose weighted total is not
 /// positive gets an infinite scale (it weighs nothing).
-fn sums<const L: usize>(shares: [&Shares; L], rho: &[f64], mut out: [&mut Weights; L]) {
+fn sums<const L: usize>(shares: [&Shares; L], rho: &[f64], out: [&mut Weights; L]) {
     let n = rho.len();
-    for w in out.iter_mut() {
+    // Every slice cut to the length the loop reads, so that its reads need no checks.
+    let mass = shares.map(|s| &s.mass[..n]);
+    let above_mass = shares.map(|s| &s.above_mass[..n]);
+    let mut out = out.map(|w| {
         w.below.resize(n + 1, 0.0);
         w.above.resize(n + 1, 0.0);
-        w.below[0] = 0.0;
-        w.above[n] = 0.0;
+        (&mut w.below[..n + 1], &mut w.above[..n + 1], &mut w.scale)
+    });
+    for (below, above, _) in out.iter_mut() {
+        below[0] = 0.0;
+        above[n] = 0.0;
     }
     let (mut up, mut down) = ([0.0f64; L], [0.0f64; L]);
     for g in 0..n {
         let h = n - 1 - g;
         for l in 0..L {
-            up[l] += rho[g] * shares[l].mass[g];
-            out[l].below[g + 1] = up[l];
-            down[l] += rho[h] * shares[l].above_mass[h];
-            out[l].above[h] = down[l];
+            up[l] += rho[g] * mass[l][g];
+            out[l].0[g + 1] = up[l];
+            down[l] += rho[h] * above_mass[l][h];
+            out[l].1[h] = down[l];
         }
     }
-    for w in out {
-        let z = w.below[n];
-        w.scale = if z > 0.0 { 1.0 / z } else { f64::INFINITY };
+    for (below, _, scale) in out {
+        let z = below[n];
+        *scale = if z > 0.0 { 1.0 / z } else { f64::INFINITY };
     }
 }
 

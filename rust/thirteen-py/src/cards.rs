@@ -2,6 +2,7 @@
 
 use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::PyString;
 use thirteen_core as core;
 use thirteen_core::limits::Limit;
@@ -19,6 +20,22 @@ use crate::errors::{to_pyerr, IntoPy};
 #[pyclass(name = "Card", frozen, module = "thirteen._core")]
 #[derive(Clone, Copy)]
 pub(crate) struct PyCard(pub(crate) core::Card);
+
+/// The 52 ``Card`` objects, made once. A ``Card`` is immutable (frozen, no ``__dict__``, no
+/// subclasses), so the card lists the bindings return share them instead of allocating 13
+/// objects for every hand solved.
+static SHARED: PyOnceLock<Vec<Py<PyCard>>> = PyOnceLock::new();
+
+/// The shared ``Card`` object of `card` ([`SHARED`]).
+pub(crate) fn shared_card<'py>(py: Python<'py>, card: core::Card) -> PyResult<Bound<'py, PyCard>> {
+    let all = SHARED.get_or_try_init(py, || {
+        (0..52u8)
+            .filter_map(core::Card::from_code)
+            .map(|c| Py::new(py, PyCard(c)))
+            .collect::<PyResult<Vec<_>>>()
+    })?;
+    Ok(all[card.code() as usize].bind(py).clone())
+}
 
 #[pymethods]
 impl PyCard {

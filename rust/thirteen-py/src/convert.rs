@@ -14,7 +14,7 @@ use thirteen_core as core;
 use thirteen_core::limits::Limit;
 use thirteen_core::Error;
 
-use crate::cards::PyCard;
+use crate::cards::{shared_card, PyCard};
 use crate::errors::{player_count_error, to_pyerr, IntoPy};
 use crate::rules::PyRules;
 
@@ -187,7 +187,11 @@ pub(crate) fn cards_list<'py>(
     py: Python<'py>,
     cards: &[core::Card],
 ) -> PyResult<Bound<'py, PyTuple>> {
-    PyTuple::new(py, cards.iter().map(|&c| PyCard(c)))
+    let shared = cards
+        .iter()
+        .map(|&c| shared_card(py, c))
+        .collect::<PyResult<Vec<_>>>()?;
+    PyTuple::new(py, shared)
 }
 
 /// Exactly 13 cards within the deck of the rules.

@@ -8,8 +8,9 @@ use thirteen_core::limits::Limit;
 use thirteen_core::{Error, Lane};
 
 use crate::arrangements::PyArrangement;
-use crate::cards::PyCard;
-use crate::convert::{extract_cards, seed_value, thirteen_cards, with_rules, Int, RulesArg, Text};
+use crate::convert::{
+    cards_list, extract_cards, seed_value, thirteen_cards, with_rules, Int, RulesArg, Text,
+};
 use crate::errors::{to_pyerr, IntoPy};
 use crate::pickle::Reduced;
 use crate::rules::PyRules;
@@ -764,7 +765,7 @@ fn _solve<'py>(
             to_pyerr(py, Error::InvalidArgument { message })
         })?;
         Ok((
-            PyTuple::new(py, kept.into_iter().map(PyCard))?,
+            cards_list(py, &kept)?,
             choices.into_iter().map(choice_tuple).collect(),
         ))
     })

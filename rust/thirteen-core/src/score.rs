@@ -241,14 +241,15 @@ pub fn settle(subs: &[Submission], rules: &Rules, args: &TableArgs) -> Result<Se
             declared[seat] = highest;
         }
     }
-    score_table(subs, rules, banker, &stakes, gone_list, &declared)
+    score_table(subs, rules, banker, &stakes, gone_list, &declared, true)
 }
 
 /// Settles a table whose submissions are known good, as [`settle`] without its checks: each
 /// seat holds 13 cards, none beyond the deck across the table, and `declared[seat]` is the
 /// special [`find_special`] finds in a declaring seat's cards (`None` for an arranged seat).
 /// No one surrendered and every stake is 1. For `solve_mc`, which settles the same
-/// declarations against many tables. Errors: [`Error::Fouled`] under `foul = "reject"`.
+/// declarations against many tables and reads the totals only: the settlement's `reveal`
+/// and `specials` are left empty. Errors: [`Error::Fouled`] under `foul = "reject"`.
 pub(crate) fn settle_known(
     subs: &[Submission],
     declared: &[Option<SpecialHand>],
@@ -257,10 +258,20 @@ pub(crate) fn settle_known(
 ) -> Result<Settlement> {
     debug_assert_eq!(subs.len(), declared.len());
     let n = subs.len();
-    score_table(subs, rules, banker, &vec![1; n], Vec::new(), declared)
+    score_table(
+        subs,
+        rules,
+        banker,
+        &vec![1; n],
+        Vec::new(),
+        declared,
+        false,
+    )
 }
 
-/// The scoring of [`settle`] (steps 1 to 9) once the table has passed its checks.
+/// The scoring of [`settle`] (steps 1 to 9) once the table has passed its checks; without
+/// `detail`, the settlement's `reveal` and `specials` (what a table shows, not what it pays)
+/// are left empty.
 fn score_table(
     subs: &[Submission],
     rules: &Rules,
@@ -268,6 +279,7 @@ fn score_table(
     stakes: &[i64],
     gone_list: Vec<usize>,
     declared: &[Option<SpecialHand>],
+    detail: bool,
 ) -> Result<Settlement> {
     let n = subs.len();
     let mut gone = vec![false; n];
@@ -482,17 +494,22 @@ fn score_table(
         totals[pr.seats.1] -= pr.total;
     }
     scoops.sort_unstable();
-    let shown: Vec<usize> = (0..n)
-        .filter(|&s| values[s].is_some() && !fouled_flag[s])
-        .collect();
-    let reveal = std::array::from_fn(|i| {
-        let mut order = shown.clone();
-        order.sort_by_key(|&s| values[s].expect("shown")[i]);
-        order
-    });
-    let specials = (0..n)
-        .map(|s| if gone[s] { None } else { declared[s].clone() })
-        .collect();
+    let (reveal, specials) = if detail {
+        let shown: Vec<usize> = (0..n)
+            .filter(|&s| values[s].is_some() && !fouled_flag[s])
+            .collect();
+        let reveal = std::array::from_fn(|i| {
+            let mut order = shown.clone();
+            order.sort_by_key(|&s| values[s].expect("shown")[i]);
+            order
+        });
+        let specials = (0..n)
+            .map(|s| if gone[s] { None } else { declared[s].clone() })
+            .collect();
+        (reveal, specials)
+    } else {
+        Default::default()
+    };
     Ok(Settlement {
         totals,
         fouled,
@@ -674,7 +691,8 @@ mod tests {
         );
     }
 
-    /// `settle_known` (no checks, specials given) settles valid tables as `settle` does:
+    /// `settle_known` (no checks, specials given) settles valid tables as `settle` does
+    /// (all but what the table shows, which it leaves out):
     /// random deals arranged greedily, with seats holding a special declaring it, under
     /// scoop, home-run, majority, horse-card and banker rule sets.
     #[test]
@@ -744,6 +762,14 @@ mod tests {
                 };
                 let want = settle(&subs, &rules, &args).unwrap();
                 let got = settle_known(&subs, &declared, &rules, seat).unwrap();
+                // What a table shows is left out; everything it pays is as `settle` has it.
+                assert!(got.reveal.iter().all(|r| r.is_empty()), "table {t}");
+                assert!(got.specials.is_empty(), "table {t}");
+                let got = Settlement {
+                    reveal: want.reveal.clone(),
+                    specials: want.specials.clone(),
+                    ..got
+                };
                 assert_eq!(got, want, "table {t}");
             }
         }

@@ -488,46 +488,59 @@ pub fn solve_mc(
         (Mode::Banker, Role::Player) => 1,
         _ => 0,
     };
+    // Per rayon task: the candidates' sums and the buffers each sample refills. A sample
+    // adds whole units, so the sums are exact whatever the order of addition.
+    let buffers = || {
+        (
+            vec![0.0f64; subs.len()],
+            pool.clone(),
+            Vec::<Submission>::with_capacity(opponents + 1),
+            Vec::<Option<SpecialHand>>::with_capacity(opponents + 1),
+        )
+    };
     let sums: Vec<f64> = (0..samples)
         .into_par_iter()
-        .map(|i| {
-            let mut rng = rng_for(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-            let mut deck = pool.clone();
-            shuffle(&mut deck, &mut rng);
-            // Each seat's submission and declared special; the specials are known from the
-            // solves, so the table is settled without checking them again per candidate.
-            let mut table: Vec<Submission> = Vec::with_capacity(opponents + 1);
-            let mut declared: Vec<Option<SpecialHand>> = Vec::with_capacity(opponents + 1);
-            table.push(subs[0].clone());
-            declared.push(None);
-            for o in 0..opponents {
-                let hand: [Card; 13] = deck[13 * o..13 * o + 13].try_into().expect("13");
-                let octx = Context {
-                    players: ctx.players,
-                    role: if me == 1 && o == 0 {
-                        Role::Banker
-                    } else {
-                        Role::Player
-                    },
-                };
-                let c = solve_ev(&hand, rules, tables, octx, 1).remove(0);
-                table.push(submission(&hand, &c));
-                declared.push(c.special);
-            }
-            if me == 1 {
-                table.swap(0, 1);
-                declared.swap(0, 1);
-            }
-            let mut out = vec![0.0f64; subs.len()];
-            for (ci, sub) in subs.iter().enumerate() {
-                table[me] = sub.clone();
-                declared[me] = cands[ci].special.clone();
-                if let Ok(s) = settle_known(&table, &declared, rules, 0) {
-                    out[ci] = s.totals[me] as f64;
+        .fold(
+            buffers,
+            |(mut out, mut deck, mut table, mut declared), i| {
+                let mut rng = rng_for(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+                deck.copy_from_slice(&pool);
+                shuffle(&mut deck, &mut rng);
+                // Each seat's submission and declared special; the specials are known from the
+                // solves, so the table is settled without checking them again per candidate.
+                table.clear();
+                declared.clear();
+                table.push(subs[0].clone());
+                declared.push(None);
+                for o in 0..opponents {
+                    let hand: [Card; 13] = deck[13 * o..13 * o + 13].try_into().expect("13");
+                    let octx = Context {
+                        players: ctx.players,
+                        role: if me == 1 && o == 0 {
+                            Role::Banker
+                        } else {
+                            Role::Player
+                        },
+                    };
+                    let c = solve_ev(&hand, rules, tables, octx, 1).remove(0);
+                    table.push(submission(&hand, &c));
+                    declared.push(c.special);
                 }
-            }
-            out
-        })
+                if me == 1 {
+                    table.swap(0, 1);
+                    declared.swap(0, 1);
+                }
+                for (ci, sub) in subs.iter().enumerate() {
+                    table[me] = sub.clone();
+                    declared[me] = cands[ci].special.clone();
+                    if let Ok(s) = settle_known(&table, &declared, rules, 0) {
+                        out[ci] += s.totals[me] as f64;
+                    }
+                }
+                (out, deck, table, declared)
+            },
+        )
+        .map(|(out, ..)| out)
         .reduce(
             || vec![0.0; subs.len()],
             |mut a, b| {

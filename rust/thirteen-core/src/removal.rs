@@ -428,7 +428,7 @@ fn sums<const L: usize>(shares: [&Shares; L], rho: &[f64], out: [&mut Weights; L
 }
 
 /// One hand's weights of [`Groups`]: `rho[g]` per group, and per lane its sums.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct GroupWeights {
     rho: Vec<f64>,
     lanes: Vec<Weights>,
@@ -437,7 +437,7 @@ pub(crate) struct GroupWeights {
 /// One lane's weighted sums: `below[g]` the weighted share of the groups before `g`,
 /// `above[g]` the weighted units from `g` on; each read is multiplied by `scale`, one over
 /// the weighted total.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 struct Weights {
     below: Vec<f64>,
     above: Vec<f64>,
@@ -446,7 +446,7 @@ struct Weights {
 
 /// Card removal for one hand: the weights of the front's groups and of the middle's and
 /// back's ([`crate::lanes::LaneTables::removal`]).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Removal {
     pub(crate) front: GroupWeights,
     pub(crate) five: GroupWeights,
@@ -578,5 +578,61 @@ mod tests {
             .with_card_removal(false)
             .removal(&hand, &rules)
             .is_none());
+    }
+
+    #[test]
+    fn weights_written_into_a_used_buffer_are_the_fresh_ones() {
+        // The search refills one buffer per thread from hand to hand and from tables to
+        // tables: whatever it held before, the weights must be those of a fresh one.
+        use crate::lanes::{LaneCounts, LaneTables};
+        use crate::rules::Rules;
+        let v3 = |t: &str| {
+            let c: [Card; 3] = parse_cards(t).unwrap().try_into().unwrap();
+            evaluate3(&c).raw()
+        };
+        let rules = Rules::default();
+        let small = LaneTables::from_counts(
+            &LaneCounts::of_lanes([
+                vec![(v3("Kd 9c 4s"), 2), (v3("2s 2h 5c"), 1)],
+                vec![(v5("8s 8d Ac 7h 2d"), 1)],
+                vec![(v5("8s 8d Ac 7h 2d"), 1)],
+            ]),
+            &rules,
+        );
+        // More groups in every lane: other pairs, two pair, trips, a straight, a flush, a
+        // full house.
+        let fives = [
+            "8s 8d Ac 7h 2d",
+            "9s 9d Ac 7h 2d",
+            "9s 9d 4c 4h 2d",
+            "Ts Td Tc 7h 2d",
+            "9s Td Jc Qh Kd",
+            "Ks 9s 7s 4s 2s",
+            "8s 8d 8c 2h 2d",
+        ];
+        let many: Vec<(u32, u64)> = fives.iter().map(|t| (v5(t), 3)).collect();
+        let big = LaneTables::from_counts(
+            &LaneCounts::of_lanes([
+                vec![
+                    (v3("Kd 9c 4s"), 2),
+                    (v3("2s 2h 5c"), 1),
+                    (v3("Qc Qh 3s"), 1),
+                ],
+                many.clone(),
+                many,
+            ]),
+            &rules,
+        );
+        let hands = [
+            parse_cards("Qs Qd Ah Ac 3d 4d 5c 6h 7s 8c 9d Th Jc").unwrap(),
+            parse_cards("2c 2d 2h 9s 9c Ks Qs Js 4s 5h 6d 7d 8h").unwrap(),
+        ];
+        let mut buffer = Removal::default();
+        for round in 0..2 {
+            for (tables, hand) in [(&big, &hands[round]), (&small, &hands[1 - round])] {
+                assert!(tables.removal_into(hand, &rules, &mut buffer));
+                assert_eq!(Some(&buffer), tables.removal(hand, &rules).as_ref());
+            }
+        }
     }
 }

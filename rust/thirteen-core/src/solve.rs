@@ -120,6 +120,26 @@ pub fn ev_candidates_counted(
 thread_local! {
     /// Card-removal weights, refilled for each hand searched on this thread.
     static REMOVAL: RefCell<Removal> = RefCell::new(Removal::default());
+    /// The subsets' values of the hand solved on this thread, refilled for each hand.
+    static SPLITS: RefCell<Option<HandSplits>> = const { RefCell::new(None) };
+}
+
+/// `f` of the hand's evaluated subsets, in this thread's buffers (fresh ones only if those
+/// are in use, which `f` here never makes them).
+fn with_splits<R>(cards: &[Card; 13], rules: &Rules, f: impl FnOnce(&HandSplits) -> R) -> R {
+    SPLITS.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut slot) => {
+            let splits = match slot.as_mut() {
+                Some(s) => {
+                    s.refill(cards, rules.wheel);
+                    s
+                }
+                None => slot.insert(HandSplits::new(cards, rules.wheel)),
+            };
+            f(splits)
+        }
+        Err(_) => f(&HandSplits::new(cards, rules.wheel)),
+    })
 }
 
 /// The exact search checked against a full scan, for tests and benchmarks: `(best expected
@@ -212,15 +232,16 @@ pub fn solve_ev_with(
     top: usize,
     distinct: bool,
 ) -> Vec<Choice> {
-    let splits = HandSplits::new(cards, rules.wheel);
-    let mut out: Vec<Choice> = ev_candidates_with(&splits, rules, tables, ctx, top, distinct)
-        .iter()
-        .map(|c| Choice {
-            arrangement: Some(arrangement_of(&splits, c)),
-            special: None,
-            expected: c.expected,
-        })
-        .collect();
+    let mut out: Vec<Choice> = with_splits(cards, rules, |splits| {
+        ev_candidates_with(splits, rules, tables, ctx, top, distinct)
+            .iter()
+            .map(|c| Choice {
+                arrangement: Some(arrangement_of(splits, c)),
+                special: None,
+                expected: c.expected,
+            })
+            .collect()
+    });
     if let Some(sp) = find_special(cards, rules) {
         let e = special_expected(&sp, rules, ctx);
         let pos = out.iter().position(|c| c.expected < e).unwrap_or(out.len());

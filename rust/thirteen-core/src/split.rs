@@ -183,6 +183,17 @@ impl HandSplits {
         }
     }
 
+    /// Re-evaluates every subset for another hand in these buffers (no allocation).
+    pub fn refill(&mut self, cards: &[Card; 13], wheel: Wheel) {
+        evaluate_subsets13(
+            cards,
+            wheel,
+            self.v5.as_mut_slice().try_into().expect("1,287 values"),
+            self.v3.as_mut_slice().try_into().expect("286 values"),
+        );
+        self.cards = *cards;
+    }
+
     /// Values of the 1,287 five-position subsets, in [`HandSplits::for_each_index`] index order.
     pub fn five_values(&self) -> &[HandValue] {
         &self.v5

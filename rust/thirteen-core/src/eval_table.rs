@@ -238,7 +238,9 @@ pub fn evaluate_subsets13(
 ) {
     let t = tables();
     let k = cards.map(card_key);
-    let mut out = five.iter_mut();
+    // Each innermost run (the lowest position from 0 to below `b`) fills the next `b`
+    // places: one slice per run, so the loop over it reads and writes unchecked.
+    let mut at = 0;
     for e in 4..13 {
         for d in 3..e {
             let kd = k[e] + k[d];
@@ -246,24 +248,24 @@ pub fn evaluate_subsets13(
                 let kc = kd + k[c];
                 for b in 1..c {
                     let kb = kc + k[b];
-                    for &ka in &k[..b] {
-                        if let Some(v) = out.next() {
-                            *v = t.value5(kb + ka, wheel);
-                        }
+                    let run = &mut five[at..at + b];
+                    for (v, &ka) in run.iter_mut().zip(&k[..b]) {
+                        *v = t.value5(kb + ka, wheel);
                     }
+                    at += b;
                 }
             }
         }
     }
-    let mut out = three.iter_mut();
+    let mut at = 0;
     for c in 2..13 {
         for b in 1..c {
             let kb = k[c] + k[b];
-            for &ka in &k[..b] {
-                if let Some(v) = out.next() {
-                    *v = t.value3(kb + ka);
-                }
+            let run = &mut three[at..at + b];
+            for (v, &ka) in run.iter_mut().zip(&k[..b]) {
+                *v = t.value3(kb + ka);
             }
+            at += b;
         }
     }
 }

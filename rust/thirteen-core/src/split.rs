@@ -387,6 +387,36 @@ mod tests {
     }
 
     #[test]
+    fn refilled_for_another_hand_holds_that_hands_values() {
+        // Each subset's value from evaluate5 / evaluate3 of its own cards, the wheel too.
+        let (a, b) = (
+            hand("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac"),
+            hand("As Ah Ad Kc Kd 2s 3s 4s 5s 9h 9c Tc Jd"),
+        );
+        let mut h = HandSplits::new(&a, Wheel::Low);
+        for (cards, wheel) in [(b, Wheel::Second), (a, Wheel::Second), (b, Wheel::Low)] {
+            h.refill(&cards, wheel);
+            assert_eq!(h.cards(), &cards);
+            let pick = |mask: u32| -> Vec<Card> {
+                (0..13)
+                    .filter(|i| mask >> i & 1 == 1)
+                    .map(|i| cards[i])
+                    .collect()
+            };
+            let fives = (0u32..1 << 13).filter(|m| m.count_ones() == 5);
+            for (i, m) in fives.enumerate() {
+                let five: [Card; 5] = pick(m).try_into().unwrap();
+                assert_eq!(h.five_values()[i], crate::eval::evaluate5(&five, wheel));
+            }
+            let threes = (0u32..1 << 13).filter(|m| m.count_ones() == 3);
+            for (i, m) in threes.enumerate() {
+                let three: [Card; 3] = pick(m).try_into().unwrap();
+                assert_eq!(h.three_values()[i], crate::eval::evaluate3(&three));
+            }
+        }
+    }
+
+    #[test]
     fn counts_and_pareto() {
         let h = HandSplits::new(&hand("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac"), Wheel::Low);
         let mut n = 0;

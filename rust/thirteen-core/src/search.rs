@@ -41,6 +41,10 @@
 //!   each kept when its middle is legal and beats the middle of every stronger kept front,
 //!   until `score(front, strongest middle, b)` cannot beat the best found (at the first
 //!   front kept, this is the exact `ub2`) or the front's middle is the strongest;
+//! * with 13 cards and one split asked for, a back of a value an earlier back had is
+//!   skipped when neither leaves a flush or a five of the back's own value: a value fixes
+//!   its ranks, so the two leave the same ranks, the same (front, middle) values and the
+//!   same scores, and a later split must beat the best found strictly;
 //! * with 13 cards and more splits asked for, the exact `ub2` and the legal pairs come
 //!   from the back's 56 pairs ([`crate::split::rest_pairs`]) in one branch-free pass, and
 //!   every legal pair is scored;
@@ -102,6 +106,17 @@ pub(crate) fn subsets(n: usize) -> &'static Subsets {
         let five: Vec<u32> = (0u32..1 << n).filter(|m| m.count_ones() == 5).collect();
         let three: Vec<u32> = (0u32..1 << n).filter(|m| m.count_ones() == 3).collect();
         Subsets { five, three }
+    })
+}
+
+/// Whether no five of the 8 positions a back of value `back` leaves (the middles of its
+/// 56 pairs) is a flush, a straight flush or of the back's own value: the rest's values
+/// are then those of its ranks alone, and every middle is below the back.
+#[inline]
+fn rest_is_plain(pairs: &[(u16, u16); 56], v5: &[HandValue], back: HandValue) -> bool {
+    pairs.iter().all(|&(_, mi)| {
+        let v = v5[mi as usize];
+        v != back && !matches!(v.category(), Category::Flush | Category::StraightFlush)
     })
 }
 
@@ -312,6 +327,8 @@ pub fn best_splits(
         // The first high card front (found when first needed).
         let mut hc = 0usize;
         let mut failed = Failed::default();
+        // The value of the last back searched whose rest is plain ([`rest_is_plain`]).
+        let mut covered: Option<HandValue> = None;
         for at in 0..order.len() {
             let key = order.at(at);
             let bi = falling::index(key);
@@ -390,6 +407,24 @@ pub fn best_splits(
             // With 13 cards the back's 56 splits come from a table; with more, its middles
             // come from the walk.
             let pairs = (n == 13).then(|| crate::split::rest_pairs(bi));
+            // 13 cards, one split asked for: a value fixes its ranks, so every back of one
+            // value leaves the same ranks. When neither of two such backs leaves a flush
+            // (five of one suit) or a five of the back's own value, their (front, middle)
+            // pairs have the same values, legal alike, and score alike: the later back
+            // holds nothing that beats strictly what the earlier one found or bounded, and
+            // a split must beat the best strictly to replace it. It is skipped.
+            if let (Some(p), 1) = (pairs, top) {
+                // Only a back that shares its value with a neighbour in the walk can cover
+                // or be covered.
+                let in_run = at > run_start
+                    || (at + 1 < order.len() && falling::value(order.at(at + 1)) == vb.raw());
+                if in_run && rest_is_plain(p, v5, vb) {
+                    if covered == Some(vb) {
+                        continue;
+                    }
+                    covered = Some(vb);
+                }
+            }
             // Equal middle and back: the pair is met from both sides; keep one. Branch-free
             // (`&`, `|`): the 13-card pass below tests every pair.
             let legal_mid = |mi: usize| (v5[mi] < vb) | ((v5[mi] == vb) & (mi >= bi));
@@ -724,13 +759,18 @@ mod tests {
                         // Hands where falling lane values change the best split: trips or
                         // a pair in front; quads or a full house in the middle. Under the
                         // falling rules, a frontier of (front, middle) misses the first's
-                        // best split.
+                        // best split. Then backs of one value met many times: three ways
+                        // to hold K K K 5 5, the last in the walk (the lowest positions)
+                        // leaving five hearts for a flush middle where the others leave
+                        // four; and straights, each held with several suits.
                         let h: [Card; 13] = match i {
-                            0..=2 => crate::card::parse_cards(
+                            0..=4 => crate::card::parse_cards(
                                 [
                                     "Kc Tc 3d Ts Td 9h 9s 8d 9d 3s 5s 5c 3h",
                                     "Ah Ad Ac Kh Kd 7s 7c 4h 4d 9s 3c 2h 5s",
                                     "9h 9d 9c 9s Qh Qd Qc 5h 5d 2s 3c 7h Jd",
+                                    "5c 5d 2s 3d 8c Ah Qh 9h 7h 5h Ks Kd Kc",
+                                    "9s Kh 9c Jc 7d 6d Qc Th 8c 4d Js 3h 8h",
                                 ][i],
                             )
                             .unwrap(),

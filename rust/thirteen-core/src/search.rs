@@ -41,10 +41,11 @@
 //!   each kept when its middle is legal and beats the middle of every stronger kept front,
 //!   until `score(front, strongest middle, b)` cannot beat the best found (at the first
 //!   front kept, this is the exact `ub2`) or the front's middle is the strongest;
-//! * with 13 cards and one split asked for, a back of a value an earlier back had is
-//!   skipped when neither leaves a flush or a five of the back's own value: a value fixes
-//!   its ranks, so the two leave the same ranks, the same (front, middle) values and the
-//!   same scores, and a later split must beat the best found strictly;
+//! * with 13 cards and one split (or distinct splits) asked for, a back of a value an
+//!   earlier back had is skipped when neither leaves a flush or a five of the back's own
+//!   value: a value fixes its ranks, so the two leave the same ranks, the same (front,
+//!   middle) values and the same scores, and a later split must beat the best found
+//!   strictly (and, distinct, its twin of the same three values);
 //! * with 13 cards and more splits asked for, the exact `ub2` and the legal pairs come
 //!   from the back's 56 pairs ([`crate::split::rest_pairs`]) in one branch-free pass, and
 //!   every legal pair is scored;
@@ -407,13 +408,14 @@ pub fn best_splits(
             // With 13 cards the back's 56 splits come from a table; with more, its middles
             // come from the walk.
             let pairs = (n == 13).then(|| crate::split::rest_pairs(bi));
-            // 13 cards, one split asked for: a value fixes its ranks, so every back of one
-            // value leaves the same ranks. When neither of two such backs leaves a flush
-            // (five of one suit) or a five of the back's own value, their (front, middle)
-            // pairs have the same values, legal alike, and score alike: the later back
-            // holds nothing that beats strictly what the earlier one found or bounded, and
-            // a split must beat the best strictly to replace it. It is skipped.
-            if let (Some(p), 1) = (pairs, top) {
+            // 13 cards, one split asked for or distinct ones: a value fixes its ranks, so
+            // every back of one value leaves the same ranks. When neither of two such backs
+            // leaves a flush (five of one suit) or a five of the back's own value, their
+            // (front, middle) pairs have the same values, legal alike, and score alike: the
+            // later back holds no split that the earlier one's twin (the same three values)
+            // did not already place or bound. A split must beat the best strictly to replace
+            // it, and a distinct one also its twin; so the later back is skipped.
+            if let (Some(p), true) = (pairs, top == 1 || distinct) {
                 // Only a back that shares its value with a neighbour in the walk can cover
                 // or be covered.
                 let in_run = at > run_start
@@ -779,14 +781,25 @@ mod tests {
                         .try_into()
                         .unwrap();
                         let s = HandSplits::new(&h, rules.wheel);
-                        let mut all: Vec<f64> = ev_all(&s, &rules, tables, ctx)
-                            .iter()
-                            .map(|c| c.expected)
-                            .collect();
+                        let scan = ev_all(&s, &rules, tables, ctx);
+                        let mut all: Vec<f64> = scan.iter().map(|c| c.expected).collect();
                         let pruned = crate::model::units_raise_score(&rules, role, tables);
                         all.sort_by(|a, b| b.partial_cmp(a).unwrap());
-                        // One best split (the per-back frontier) and the six best.
-                        for want in [1, 6] {
+                        // The best of each distinct (front, middle, back) values, best first.
+                        let triple = |c: &Candidate| {
+                            let (f, m, b) = c.subsets;
+                            (s.three_values()[f], s.five_values()[m], s.five_values()[b])
+                        };
+                        let mut by_values = std::collections::BTreeMap::new();
+                        for c in &scan {
+                            let e = by_values.entry(triple(c)).or_insert(f64::MIN);
+                            *e = c.expected.max(*e);
+                        }
+                        let mut all_distinct: Vec<f64> = by_values.into_values().collect();
+                        all_distinct.sort_by(|a, b| b.partial_cmp(a).unwrap());
+                        // One best split (the per-back frontier), the six best, and the six
+                        // best with distinct lane values.
+                        for (want, distinct) in [(1, false), (6, false), (6, true)] {
                             let mut stats = SearchStats::default();
                             let top = best_splits(
                                 13,
@@ -797,20 +810,30 @@ mod tests {
                                 tables.removal(&h, &rules).as_ref(),
                                 ctx,
                                 want,
-                                false,
+                                distinct,
                                 &mut stats,
                             );
+                            let want = if distinct {
+                                want.min(all_distinct.len())
+                            } else {
+                                want
+                            };
                             assert_eq!(top.len(), want);
                             if pruned {
                                 scored += stats.scored;
                                 legal += all.len();
                             }
-                            for (c, e) in top.iter().zip(&all) {
+                            let expect = if distinct { &all_distinct } else { &all };
+                            for (c, e) in top.iter().zip(expect) {
                                 assert!((c.expected - e).abs() < 1e-9, "{} vs {e}", c.expected);
-                                let (f, m, b) = c.subsets;
-                                let v =
-                                    (s.three_values()[f], s.five_values()[m], s.five_values()[b]);
+                                let v = triple(c);
                                 assert!(v.0 <= v.1 && v.1 <= v.2, "legal");
+                            }
+                            if distinct {
+                                let mut seen: Vec<_> = top.iter().map(triple).collect();
+                                seen.sort();
+                                seen.dedup();
+                                assert_eq!(seen.len(), top.len(), "distinct values");
                             }
                         }
                     }

@@ -167,23 +167,17 @@ pub struct HandSplits {
 impl HandSplits {
     /// Evaluates the 1,287 five-card and 286 three-card subsets of `cards`.
     pub fn new(cards: &[Card; 13], wheel: Wheel) -> Self {
-        // Both in increasing mask order, the order of the subset tables.
-        let mut v5 = vec![HandValue::default(); FIVES_OF_13];
-        let mut v3 = vec![HandValue::default(); THREES_OF_13];
-        evaluate_subsets13(
-            cards,
-            wheel,
-            v5.as_mut_slice().try_into().expect("1,287 values"),
-            v3.as_mut_slice().try_into().expect("286 values"),
-        );
-        HandSplits {
+        let mut splits = HandSplits {
             cards: *cards,
-            v5,
-            v3,
-        }
+            v5: vec![HandValue::default(); FIVES_OF_13],
+            v3: vec![HandValue::default(); THREES_OF_13],
+        };
+        splits.refill(cards, wheel);
+        splits
     }
 
-    /// Re-evaluates every subset for another hand in these buffers (no allocation).
+    /// Re-evaluates every subset for another hand in these buffers (no allocation), both
+    /// in increasing mask order, the order of the subset tables.
     pub fn refill(&mut self, cards: &[Card; 13], wheel: Wheel) {
         evaluate_subsets13(
             cards,

@@ -33,7 +33,8 @@ pub(crate) struct Falling {
     built: usize,
 }
 
-/// The most entries of a bucket [`Falling::sort_to`] sorts at once.
+/// How many entries of a large bucket (more than twice this) [`Falling::sort_to`] picks
+/// and sorts at once.
 const SORT_PART: usize = 64;
 
 /// Positions a subset's mask can hold.
@@ -237,7 +238,7 @@ impl Falling {
         }
     }
 
-    /// Sorts the buckets up to the one holding place `q`. Of a bucket with more than
+    /// Sorts the buckets up to the one holding place `q`. Of a bucket with more than twice
     /// [`SORT_PART`] entries, only the strongest [`SORT_PART`] are picked and sorted; the
     /// rest stay a bucket of their own (a reader often stops within a large bucket).
     #[inline(never)]
@@ -320,7 +321,7 @@ mod tests {
             (0..1287).map(|i| (values[i].raw(), masks[i], i)).collect();
         want.sort_by(|a, b| b.cmp(a));
         let mut f = Falling::default();
-        for depth in [1, 47, 48, 49, 97, 428, 430, 1287, 5] {
+        for depth in [1, 47, 48, 49, 63, 64, 65, 97, 129, 428, 430, 1287, 5] {
             f.fill(&values, &masks);
             for (q, w) in want.iter().enumerate().take(depth) {
                 let k = f.at(q);

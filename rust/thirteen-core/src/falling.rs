@@ -14,7 +14,7 @@ const BUCKET_SHIFT: u32 = 22;
 const BUCKETS: usize = 1 << (32 - BUCKET_SHIFT);
 const INDEX_BITS: u32 = 13;
 /// Streams of [`Falling::fill`], each with its own counter per bucket.
-const STREAMS: usize = 4;
+const STREAMS: usize = 8;
 
 /// Subsets in falling value (ties: higher mask first), sorted lazily.
 pub(crate) struct Falling {
@@ -129,17 +129,23 @@ impl Falling {
         let chunks = values
             .chunks_exact(STREAMS)
             .zip(masks.chunks_exact(STREAMS));
+        // The counter is read into a register and written back before the key is stored:
+        // the compiler cannot tell that a store to `keys` leaves the counters unchanged, and
+        // would read the counter again after it (fill 3.0 µs a 13-card hand, from 3.6).
+        let (keys, count) = (&mut self.keys[..], &mut *self.count);
         for (c, (vs, ms)) in chunks.enumerate() {
             for s in 0..STREAMS {
                 let b = bucket(vs[s]);
-                self.keys[self.count[b][s] as usize] = key(vs[s], ms[s], c * STREAMS + s);
-                self.count[b][s] += 1;
+                let at = count[b][s];
+                count[b][s] = at + 1;
+                keys[at as usize] = key(vs[s], ms[s], c * STREAMS + s);
             }
         }
         for (i, (&v, &m)) in values.iter().zip(masks).enumerate().skip(whole) {
             let b = bucket(v);
-            self.keys[self.count[b][i % STREAMS] as usize] = key(v, m, i);
-            self.count[b][i % STREAMS] += 1;
+            let at = count[b][i % STREAMS];
+            count[b][i % STREAMS] = at + 1;
+            keys[at as usize] = key(v, m, i);
         }
         for (w, &bits) in occupied.iter().enumerate() {
             let mut bits = bits;

@@ -247,31 +247,75 @@ pub fn settle(subs: &[Submission], rules: &Rules, args: &TableArgs) -> Result<Se
 /// Settles a table whose submissions are known good, as [`settle`] without its checks: each
 /// seat holds 13 cards, none beyond the deck across the table, and `declared[seat]` is the
 /// special [`find_special`] finds in a declaring seat's cards (`None` for an arranged seat).
-/// No one surrendered and every stake is 1. For `solve_mc`, which settles the same
-/// declarations against many tables and reads the totals only: the settlement's `reveal`
-/// and `specials` are left empty. Errors: [`Error::Fouled`] under `foul = "reject"`.
+/// No one surrendered and every stake is 1. The settlement's `reveal` and `specials` (what
+/// a table shows) are left empty. Errors: [`Error::Fouled`] under `foul = "reject"`.
+#[cfg(test)]
 pub(crate) fn settle_known(
     subs: &[Submission],
     declared: &[Option<SpecialHand>],
     rules: &Rules,
     banker: usize,
 ) -> Result<Settlement> {
-    debug_assert_eq!(subs.len(), declared.len());
-    let n = subs.len();
-    score_table(
-        subs,
-        rules,
-        banker,
-        &vec![1; n],
-        Vec::new(),
-        declared,
-        false,
-    )
+    let mut scratch = Scratch::default();
+    settle_known_totals(subs, declared, rules, banker, &mut scratch)?;
+    Ok(scratch.settlement(subs.len(), Vec::new()))
 }
 
-/// The scoring of [`settle`] (steps 1 to 9) once the table has passed its checks; without
-/// `detail`, the settlement's `reveal` and `specials` (what a table shows, not what it pays)
-/// are left empty.
+/// The units per seat of [`settle_known`]'s settlement, scored in `scratch`'s buffers
+/// (reused from table to table: no allocation once they have grown). For `solve_mc`, which
+/// settles the same declarations against many tables and reads the totals only.
+pub(crate) fn settle_known_totals<'s>(
+    subs: &[Submission],
+    declared: &[Option<SpecialHand>],
+    rules: &Rules,
+    banker: usize,
+    scratch: &'s mut Scratch,
+) -> Result<&'s [i64]> {
+    debug_assert_eq!(subs.len(), declared.len());
+    let mut stakes = std::mem::take(&mut scratch.stakes);
+    stakes.clear();
+    stakes.resize(subs.len(), 1);
+    let scored = score_steps(scratch, subs, rules, banker, &stakes, &[], declared);
+    scratch.stakes = stakes;
+    scored?;
+    Ok(&scratch.totals)
+}
+
+/// The buffers of one table's scoring (steps 1 to 9), kept to be reused.
+#[derive(Default)]
+pub(crate) struct Scratch {
+    gone: Vec<bool>,
+    values: Vec<Option<[HandValue; 3]>>,
+    fouled_flag: Vec<bool>,
+    pairs: Vec<(usize, usize)>,
+    results: Vec<PairResult>,
+    scoops: Vec<(usize, usize)>,
+    home_runs: Vec<usize>,
+    totals: Vec<i64>,
+    stakes: Vec<i64>,
+}
+
+impl Scratch {
+    /// The settlement of the table just scored into these buffers, without what the table
+    /// shows (`reveal`, `specials`).
+    fn settlement(self, n: usize, surrendered: Vec<usize>) -> Settlement {
+        let mut scoops = self.scoops;
+        scoops.sort_unstable();
+        Settlement {
+            totals: self.totals,
+            fouled: (0..n).filter(|&s| self.fouled_flag[s]).collect(),
+            surrendered,
+            specials: Vec::new(),
+            scoops,
+            home_runs: self.home_runs,
+            pairs: self.results,
+            reveal: Default::default(),
+        }
+    }
+}
+
+/// The scoring of [`settle`] (steps 1 to 9) once the table has passed its checks; with
+/// `detail`, also what the table shows (the settlement's `reveal` and `specials`).
 fn score_table(
     subs: &[Submission],
     rules: &Rules,
@@ -282,12 +326,78 @@ fn score_table(
     detail: bool,
 ) -> Result<Settlement> {
     let n = subs.len();
-    let mut gone = vec![false; n];
-    for &s in &gone_list {
+    let mut scratch = Scratch::default();
+    score_steps(
+        &mut scratch,
+        subs,
+        rules,
+        banker,
+        stakes,
+        &gone_list,
+        declared,
+    )?;
+    let (reveal, specials) = if detail {
+        let values = &scratch.values;
+        let shown: Vec<usize> = (0..n)
+            .filter(|&s| values[s].is_some() && !scratch.fouled_flag[s])
+            .collect();
+        let reveal = std::array::from_fn(|i| {
+            let mut order = shown.clone();
+            order.sort_by_key(|&s| values[s].expect("shown")[i]);
+            order
+        });
+        let specials = (0..n)
+            .map(|s| {
+                if scratch.gone[s] {
+                    None
+                } else {
+                    declared[s].clone()
+                }
+            })
+            .collect();
+        (reveal, specials)
+    } else {
+        Default::default()
+    };
+    Ok(Settlement {
+        reveal,
+        specials,
+        ..scratch.settlement(n, gone_list)
+    })
+}
+
+/// Steps 1 to 9 of a checked table into `scratch`: each seat's lane values and foul, every
+/// compared pair's result, the scoops and home runs, the units per seat.
+fn score_steps(
+    scratch: &mut Scratch,
+    subs: &[Submission],
+    rules: &Rules,
+    banker: usize,
+    stakes: &[i64],
+    gone_list: &[usize],
+    declared: &[Option<SpecialHand>],
+) -> Result<()> {
+    let n = subs.len();
+    let Scratch {
+        gone,
+        values,
+        fouled_flag,
+        pairs,
+        results,
+        scoops,
+        home_runs,
+        totals,
+        ..
+    } = scratch;
+    gone.clear();
+    gone.resize(n, false);
+    for &s in gone_list {
         gone[s] = true;
     }
-    let mut values: Vec<Option<[HandValue; 3]>> = vec![None; n];
-    let mut fouled_flag = vec![false; n];
+    values.clear();
+    values.resize(n, None);
+    fouled_flag.clear();
+    fouled_flag.resize(n, false);
     for (seat, sub) in subs.iter().enumerate() {
         if let (Submission::Arranged(a), false) = (sub, gone[seat]) {
             let v = a.values(rules.wheel);
@@ -295,27 +405,26 @@ fn score_table(
             values[seat] = Some(v);
         }
     }
-    let fouled: Vec<usize> = (0..n).filter(|&s| fouled_flag[s]).collect();
     if rules.foul == FoulPolicy::Reject {
-        if let Some(&player) = fouled.first() {
+        if let Some(player) = (0..n).find(|&s| fouled_flag[s]) {
             return Err(Error::Fouled { player });
         }
     }
 
     // --- the compared pairs ---------------------------------------------------------------
-    let pairs: Vec<(usize, usize)> = match rules.mode {
-        Mode::Banker => (0..n)
-            .filter(|&p| p != banker)
-            .map(|p| (banker.min(p), banker.max(p)))
-            .collect(),
-        Mode::AllPairs => (0..n)
-            .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
-            .collect(),
-    };
+    pairs.clear();
+    match rules.mode {
+        Mode::Banker => pairs.extend(
+            (0..n)
+                .filter(|&p| p != banker)
+                .map(|p| (banker.min(p), banker.max(p))),
+        ),
+        Mode::AllPairs => pairs.extend((0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b)))),
+    }
 
-    let mut results: Vec<PairResult> = Vec::with_capacity(pairs.len());
-    let mut scoops: Vec<(usize, usize)> = Vec::new();
-    for &(a, b) in &pairs {
+    results.clear();
+    scoops.clear();
+    for &(a, b) in pairs.iter() {
         let mut pr = PairResult {
             seats: (a, b),
             lanes: None,
@@ -428,12 +537,12 @@ fn score_table(
     }
 
     // 7. Home run.
-    let mut home_runs = Vec::new();
+    home_runs.clear();
     let (hr_kind, hr_units, hr_min) = rules.home_run;
     if hr_kind != BonusKind::None && n >= hr_min as usize {
-        let candidates: Vec<usize> = match rules.mode {
-            Mode::Banker => vec![banker],
-            Mode::AllPairs => (0..n).collect(),
+        let candidates = match rules.mode {
+            Mode::Banker => banker..banker + 1,
+            Mode::AllPairs => 0..n,
         };
         for p in candidates {
             if gone[p] || declared[p].is_some() {
@@ -446,11 +555,11 @@ fn score_table(
         }
     }
     for pr in results.iter_mut() {
-        if is_surrender_pair(&gone, pr.seats) {
+        if is_surrender_pair(gone, pr.seats) {
             continue;
         }
         let (a, b) = pr.seats;
-        for &p in &home_runs {
+        for &p in home_runs.iter() {
             if p == a || p == b {
                 pr.steps[HOME_RUN] = match hr_kind {
                     BonusKind::Double => pr.steps.iter().sum(),
@@ -470,7 +579,7 @@ fn score_table(
     if let Some(horse) = rules.horse_card {
         for pr in results.iter_mut() {
             let (a, b) = pr.seats;
-            if is_surrender_pair(&gone, pr.seats) {
+            if is_surrender_pair(gone, pr.seats) {
                 continue;
             }
             if subs[a].cards().any(|c| c == horse) || subs[b].cards().any(|c| c == horse) {
@@ -487,39 +596,14 @@ fn score_table(
         }
     }
 
-    let mut totals = vec![0i64; n];
+    totals.clear();
+    totals.resize(n, 0);
     for pr in results.iter_mut() {
         pr.total = pr.steps.iter().sum();
         totals[pr.seats.0] += pr.total;
         totals[pr.seats.1] -= pr.total;
     }
-    scoops.sort_unstable();
-    let (reveal, specials) = if detail {
-        let shown: Vec<usize> = (0..n)
-            .filter(|&s| values[s].is_some() && !fouled_flag[s])
-            .collect();
-        let reveal = std::array::from_fn(|i| {
-            let mut order = shown.clone();
-            order.sort_by_key(|&s| values[s].expect("shown")[i]);
-            order
-        });
-        let specials = (0..n)
-            .map(|s| if gone[s] { None } else { declared[s].clone() })
-            .collect();
-        (reveal, specials)
-    } else {
-        Default::default()
-    };
-    Ok(Settlement {
-        totals,
-        fouled,
-        surrendered: gone_list,
-        specials,
-        scoops,
-        home_runs,
-        pairs: results,
-        reveal,
-    })
+    Ok(())
 }
 
 /// Settles `data.len() / (players × 13)` tables of arrangements given as card codes (per seat:
@@ -692,7 +776,8 @@ mod tests {
     }
 
     /// `settle_known` (no checks, specials given) settles valid tables as `settle` does
-    /// (all but what the table shows, which it leaves out):
+    /// (all but what the table shows, which it leaves out), and `settle_known_totals` pays
+    /// the same units with its buffers reused from table to table of different sizes:
     /// random deals arranged greedily, with seats holding a special declaring it, under
     /// scoop, home-run, majority, horse-card and banker rule sets.
     #[test]
@@ -718,6 +803,8 @@ mod tests {
         ];
         let mut rng = rng_for(5);
         let mut declared_seen = 0;
+        // One set of buffers for every table, as `solve_mc` keeps them.
+        let mut scratch = Scratch::default();
         for rules in [kaixin, banker] {
             for t in 0..60 {
                 let n = 2 + t % 3;
@@ -761,6 +848,8 @@ mod tests {
                     ..TableArgs::default()
                 };
                 let want = settle(&subs, &rules, &args).unwrap();
+                let totals = settle_known_totals(&subs, &declared, &rules, seat, &mut scratch);
+                assert_eq!(totals.unwrap(), want.totals.as_slice(), "table {t}");
                 let got = settle_known(&subs, &declared, &rules, seat).unwrap();
                 // What a table shows is left out; everything it pays is as `settle` has it.
                 assert!(got.reveal.iter().all(|r| r.is_empty()), "table {t}");

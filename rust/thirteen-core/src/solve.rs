@@ -26,7 +26,7 @@ use crate::eval::HandValue;
 use crate::model::{features, Scorer};
 use crate::removal::Removal;
 use crate::rules::{Mode, Rules};
-use crate::score::{settle_known, Submission};
+use crate::score::{settle_known_totals, Scratch, Submission};
 use crate::search::{best_splits, SearchStats};
 use crate::special::{find_special, SpecialHand};
 use crate::split::HandSplits;
@@ -517,13 +517,14 @@ pub fn solve_mc(
             pool.clone(),
             Vec::<Submission>::with_capacity(opponents + 1),
             Vec::<Option<SpecialHand>>::with_capacity(opponents + 1),
+            Scratch::default(),
         )
     };
     let sums: Vec<f64> = (0..samples)
         .into_par_iter()
         .fold(
             buffers,
-            |(mut out, mut deck, mut table, mut declared), i| {
+            |(mut out, mut deck, mut table, mut declared, mut scratch), i| {
                 let mut rng = rng_for(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
                 deck.copy_from_slice(&pool);
                 shuffle(&mut deck, &mut rng);
@@ -554,11 +555,13 @@ pub fn solve_mc(
                 for (ci, sub) in subs.iter().enumerate() {
                     table[me] = sub.clone();
                     declared[me] = cands[ci].special.clone();
-                    if let Ok(s) = settle_known(&table, &declared, rules, 0) {
-                        out[ci] += s.totals[me] as f64;
+                    if let Ok(totals) =
+                        settle_known_totals(&table, &declared, rules, 0, &mut scratch)
+                    {
+                        out[ci] += totals[me] as f64;
                     }
                 }
-                (out, deck, table, declared)
+                (out, deck, table, declared, scratch)
             },
         )
         .map(|(out, ..)| out)

@@ -85,6 +85,29 @@ def test_the_cache_is_bounded_and_can_be_cleared() -> None:
     assert store.cache_size() == 0
 
 
+def test_solve_reads_the_cache_as_it_is_now() -> None:
+    # `solve`'s path to its tables (the most recent entry read without the LRU update)
+    # hands back the cached entry, a fresh one after the cache is cleared, and a rule set's
+    # registered tables once they are registered.
+    rules = RuleSet.preset("western-2-4").replace(name="fresh", majority_bonus=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TablesWarning)
+        first = store.cached_lane_tables(rules, 2)
+        assert store.cached_lane_tables(rules, 2) is first
+        assert thirteen.lane_tables(rules, 2) is first
+        thirteen.clear_table_cache()
+        second = store.cached_lane_tables(rules, 2)
+    assert second is not first and store.cache_size() == 1
+    ts = thirteen.train(rules, players=[2], deals=30, iterations=2, seed=3)
+    thirteen.register_tables(ts)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        third = store.cached_lane_tables(rules, 2)
+    assert third is not second
+    assert third.counts() == ts.lane_tables(rules, 2).counts()
+    assert third.counts() != second.counts()
+
+
 def test_training_is_byte_identical_and_logged() -> None:
     rules = RuleSet.preset("western-2-4")
     seen = []

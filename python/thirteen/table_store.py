@@ -232,6 +232,10 @@ class TableSet:
 
 _LOCK = threading.Lock()
 _CACHE: "OrderedDict[Tuple[str, int], LaneTables]" = OrderedDict()
+# The most recently used cache entry, read without the lock: an entry that is already the
+# most recent needs no LRU update. Replaced (one tuple, set under the lock) whenever the
+# most recent entry changes or leaves the cache.
+_RECENT: Tuple[Optional[Tuple[str, int]], Optional[LaneTables]] = (None, None)
 _REGISTERED: Dict[str, TableSet] = {}
 _SHIPPED: Optional[Dict[str, TableSet]] = None
 _WARNED: Set[str] = set()
@@ -256,16 +260,20 @@ def shipped() -> Dict[str, TableSet]:
 
 def register_tables(tables: TableSet) -> None:
     """Makes ``tables`` serve every rule set with their play key (ahead of shipped ones)."""
+    global _RECENT
     with _LOCK:
         _REGISTERED[tables.digest] = tables
         for k in [k for k in _CACHE if k[0] == tables.digest]:
             del _CACHE[k]
+        _RECENT = (None, None)
 
 
 def clear_cache() -> None:
     """Empties the cache of built lane tables (registered table sets stay)."""
+    global _RECENT
     with _LOCK:
         _CACHE.clear()
+        _RECENT = (None, None)
 
 
 def _distance(a: Dict[str, Any], b: Dict[str, Any]) -> int:
@@ -342,28 +350,39 @@ def lane_tables(rules: Optional[RuleSet] = None, players: int = 4) -> LaneTables
             stacklevel=3,
         )
     built = ts.lane_tables(rules, players)
+    global _RECENT
     with _LOCK:
         _CACHE[cache_key] = built
         while len(_CACHE) > CACHE_SIZE:
             _CACHE.popitem(last=False)
+        _RECENT = (cache_key, built) if cache_key in _CACHE else (None, None)
     return built
 
 
 def cached_lane_tables(rules: RuleSet, players: int) -> LaneTables:
     """:func:`lane_tables` for arguments already checked (a ``RuleSet`` and one of its table
-    sizes), as ``solve`` calls it on every hand: a cached entry is one digest read and one
-    LRU lookup; anything else goes through :func:`lane_tables`."""
+    sizes), as ``solve`` calls it on every hand: the most recently used entry is one digest
+    read and one comparison, another cached entry an LRU lookup; anything else goes through
+    :func:`lane_tables`."""
     cached = rules.__dict__.get("_thirteen_play")
-    hit = _hit((cached[1], players)) if cached is not None else None
+    if cached is None:
+        return lane_tables(rules, players)
+    cache_key = (cached[1], players)
+    recent = _RECENT
+    if recent[0] == cache_key:
+        return recent[1]  # type: ignore[return-value]
+    hit = _hit(cache_key)
     return hit if hit is not None else lane_tables(rules, players)
 
 
 def _hit(cache_key: Tuple[str, int]) -> Optional[LaneTables]:
     """The cached lane tables under ``cache_key`` (now the most recently used), else None."""
+    global _RECENT
     with _LOCK:
         hit = _CACHE.get(cache_key)
         if hit is not None:
             _CACHE.move_to_end(cache_key)
+            _RECENT = (cache_key, hit)
         return hit
 
 

@@ -31,6 +31,92 @@ pub(crate) struct Falling {
     /// `holds[..built]` are up to date.
     holds: Vec<[u64; POSITIONS]>,
     built: usize,
+    /// [`Falling::fill_threes`]'s key per subset.
+    dense: Vec<u16>,
+}
+
+/// Keys of the 3-card values: 286 high cards, 169 places for a pair and its kicker, 13
+/// trips ([`three_key`]).
+const THREE_KEYS: usize = 468;
+
+/// `C(n, k)` for small arguments, at compile time.
+const fn choose(n: u16, k: u16) -> u16 {
+    if k > n {
+        return 0;
+    }
+    let (mut num, mut den, mut i) = (1u32, 1u32, 0u32);
+    while i < k as u32 {
+        num *= n as u32 - i;
+        den *= i + 1;
+        i += 1;
+    }
+    (num / den) as u16
+}
+
+/// The colex rank of a 3-rank mask, `C(r1, 3) + C(r2, 2) + C(r3, 1)` for ranks
+/// `r1 > r2 > r3`, in two table reads: `COLEX_HIGH[m >> 7]` holds the terms of the ranks 7
+/// to 12 and how many there are, `COLEX_LOW[that many][m & 127]` the terms of the rest.
+const COLEX_HIGH: [(u16, u16); 64] = {
+    let mut t = [(0u16, 0u16); 64];
+    let mut m = 0;
+    while m < 64 {
+        let (mut sum, mut seen, mut r) = (0u16, 0u16, 13u16);
+        while r > 7 {
+            r -= 1;
+            if m >> (r - 7) & 1 == 1 {
+                if seen < 3 {
+                    sum += choose(r, 3 - seen);
+                }
+                seen += 1;
+            }
+        }
+        t[m] = (sum, seen);
+        m += 1;
+    }
+    t
+};
+const COLEX_LOW: [[u16; 128]; 4] = {
+    let mut t = [[0u16; 128]; 4];
+    let mut above = 0;
+    while above < 4 {
+        let mut m = 0;
+        while m < 128 {
+            let (mut sum, mut seen, mut r) = (0u16, above as u16, 7u16);
+            while r > 0 {
+                r -= 1;
+                if m >> r & 1 == 1 {
+                    if seen < 3 {
+                        sum += choose(r, 3 - seen);
+                    }
+                    seen += 1;
+                }
+            }
+            t[above][m] = sum;
+            m += 1;
+        }
+        above += 1;
+    }
+    t
+};
+
+/// A 3-card value's place among all 3-card values, in value order, below [`THREE_KEYS`]:
+/// a high card by its three ranks' colex rank (the order of their rank masks), a pair by
+/// its rank then its kicker's, trips by rank. Any other value gets some key at most
+/// [`THREE_KEYS`] ([`Falling::fill_threes`] checks the order it makes).
+#[inline]
+fn three_key(v: HandValue) -> usize {
+    let raw = v.raw();
+    let (cat, p, k) = (raw >> 28, (raw >> 14) & 0x1fff, raw & 0x1fff);
+    let (sum, seen) = COLEX_HIGH[(p >> 7) as usize];
+    let high = (sum + COLEX_LOW[(seen & 3) as usize][(p & 127) as usize]) as usize;
+    // One rank bit's index (13 for none).
+    let rank = |m: u32| (m | 1 << 13).trailing_zeros() as usize;
+    let key = match cat {
+        0 => high,
+        1 => 286 + 13 * rank(p) + rank(k),
+        _ => 455 + rank(p),
+    };
+    key.min(THREE_KEYS)
 }
 
 /// How many entries of a large bucket (more than twice this) [`Falling::sort_to`] picks
@@ -68,6 +154,7 @@ impl Default for Falling {
             next: 0,
             holds: Vec::new(),
             built: 0,
+            dense: Vec::new(),
         }
     }
 }
@@ -156,6 +243,51 @@ impl Falling {
         }
         self.sorted = 0;
         self.next = 0;
+        self.built = 0;
+    }
+
+    /// Refills with 3-card subsets (as [`Falling::fill`]), sorted at once: each value has a
+    /// bucket of its own ([`three_key`]), so a counting sort puts them in falling order, and
+    /// scattering from the last subset to the first puts equal values' higher masks first.
+    /// The order made is checked; were it wrong (a value no 3-card hand has), the subsets
+    /// are filled by [`Falling::fill`] instead.
+    pub(crate) fn fill_threes(&mut self, values: &[HandValue], masks: &[u32]) {
+        debug_assert!(values.len() <= 1 << INDEX_BITS && values.len() == masks.len());
+        if values.len() > u16::MAX as usize {
+            self.fill(values, masks);
+            return;
+        }
+        let mut count = [0u16; THREE_KEYS + 1];
+        self.dense.resize(values.len(), 0);
+        for (d, &v) in self.dense.iter_mut().zip(values) {
+            let key = three_key(v);
+            *d = key as u16;
+            count[key] += 1;
+        }
+        // Highest key first: `count[d]` becomes the last place of key `d`, plus one.
+        let mut sum = 0u16;
+        for c in count.iter_mut().rev() {
+            sum += *c;
+            *c = sum;
+        }
+        let n = values.len();
+        self.keys.resize(n, 0);
+        let keys = &mut self.keys[..];
+        for (i, ((&v, &m), &d)) in values.iter().zip(masks).zip(&self.dense).enumerate() {
+            let at = count[d as usize] - 1;
+            count[d as usize] = at;
+            keys[at as usize] = (v.raw() as u64) << 32 | (m as u64) << INDEX_BITS | i as u64;
+        }
+        // The keys are distinct: in falling order each is below the one before. A value no
+        // 3-card hand has could break that; then the general fill sorts them.
+        if keys.windows(2).any(|w| w[0] <= w[1]) {
+            self.fill(values, masks);
+            return;
+        }
+        self.starts.clear();
+        self.starts.extend([0, n as u32]);
+        self.sorted = n;
+        self.next = 1;
         self.built = 0;
     }
 
@@ -333,6 +465,101 @@ mod tests {
                 let k = f.at(q);
                 assert_eq!((value(k), mask(k), index(k)), *w, "place {q} of {depth}");
             }
+        }
+    }
+
+    #[test]
+    fn three_card_subsets_come_in_falling_order_at_once() {
+        // Every 3-card subset of random 13- and 16-card hands (the 16 from the deck with
+        // extra diamonds, so some cards come twice), against a full sort of the entries;
+        // then hands whose ranks repeat most (trips, many pairs), where ties are common.
+        use crate::card::{parse_cards, Card, DeckKind};
+        use crate::deal::{rng_for, shuffle};
+        use crate::eval::evaluate3;
+        let check = |cards: &[Card]| {
+            let n = cards.len();
+            let masks: Vec<u32> = (0u32..1 << n).filter(|m| m.count_ones() == 3).collect();
+            let values: Vec<HandValue> = masks
+                .iter()
+                .map(|&m| {
+                    let at: Vec<Card> = (0..n)
+                        .filter(|&i| m >> i & 1 == 1)
+                        .map(|i| cards[i])
+                        .collect();
+                    evaluate3(&[at[0], at[1], at[2]])
+                })
+                .collect();
+            let mut want: Vec<(u32, u32, usize)> = (0..masks.len())
+                .map(|i| (values[i].raw(), masks[i], i))
+                .collect();
+            want.sort_by(|a, b| b.cmp(a));
+            let mut f = Falling::default();
+            // A used buffer first: the fives' fill leaves other buckets and a part sorted.
+            f.fill(&values, &masks);
+            f.at(3);
+            f.fill_threes(&values, &masks);
+            assert_eq!(f.sorted, masks.len(), "sorted at once");
+            for (q, w) in want.iter().enumerate() {
+                let k = f.at(q);
+                assert_eq!((value(k), mask(k), index(k)), *w, "place {q}");
+            }
+            assert_eq!(f.first_missing(0, f.len(), masks[want[0].2]), {
+                want.iter()
+                    .position(|w| w.1 & masks[want[0].2] == 0)
+                    .unwrap_or(f.len())
+            });
+        };
+        let mut rng = rng_for(11);
+        for (deck, n) in [(DeckKind::Standard, 13), (DeckKind::ExtraDiamonds, 16)] {
+            for _ in 0..200 {
+                let mut d = deck.cards();
+                shuffle(&mut d, &mut rng);
+                check(&d[..n]);
+            }
+        }
+        for hand in [
+            "2c 2d 2h 2s 3c 3d 3h 3s 4c 4d 4h 4s Ac",
+            "Ac Ad Kc Kd Qc Qd Jc Jd Tc Td 9c 9d 8c",
+            "Ac Kd Qh Js Tc 9d 8h 7s 6c 5d 4h 3s 2c",
+        ] {
+            check(&parse_cards(hand).unwrap());
+        }
+    }
+
+    #[test]
+    fn three_card_keys_are_in_value_order() {
+        // Every 3-card value in increasing order gets an increasing key below the bound.
+        use crate::card::DeckKind;
+        use crate::eval::evaluate3;
+        let d = DeckKind::Standard.cards();
+        let mut values: Vec<HandValue> = Vec::new();
+        for a in 0..52 {
+            for b in a + 1..52 {
+                for c in b + 1..52 {
+                    values.push(evaluate3(&[d[a], d[b], d[c]]));
+                }
+            }
+        }
+        values.sort();
+        values.dedup();
+        assert_eq!(values.len(), 455);
+        let keys: Vec<usize> = values.iter().map(|&v| three_key(v)).collect();
+        assert!(keys.windows(2).all(|w| w[0] < w[1]), "increasing");
+        assert!(*keys.last().unwrap() < THREE_KEYS);
+        // Values of five cards (no 3-card hand has them) are still read in falling order:
+        // the order made from their keys is checked, and the general fill takes over.
+        let values: Vec<HandValue> = (0..56u32)
+            .map(|i| HandValue(((i % 9) << 28) | ((i * 7919) % 9000)))
+            .collect();
+        let masks: Vec<u32> = (0..56u32).map(|i| i * 3 + 1).collect();
+        let mut want: Vec<(u32, u32, usize)> =
+            (0..56).map(|i| (values[i].raw(), masks[i], i)).collect();
+        want.sort_by(|a, b| b.cmp(a));
+        let mut f = Falling::default();
+        f.fill_threes(&values, &masks);
+        for (q, w) in want.iter().enumerate() {
+            let k = f.at(q);
+            assert_eq!((value(k), mask(k), index(k)), *w, "place {q}");
         }
     }
 

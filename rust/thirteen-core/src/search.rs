@@ -276,7 +276,7 @@ pub fn best_splits(
         let order = &mut cache.backs;
         let fronts = &mut cache.fronts;
         order.fill(v5, &s.five);
-        fronts.fill(v3, &s.three);
+        fronts.fill_threes(v3, &s.three);
         cache.stamp = cache.stamp.wrapping_add(1);
         if cache.stamp == 0 || cache.mid.len() < v5.len() || cache.front.len() < v3.len() {
             cache.front = vec![(0, Feat::default()); v3.len()];

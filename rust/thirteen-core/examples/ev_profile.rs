@@ -127,7 +127,7 @@ fn main() {
         // The best split of one hand, counting into `st`.
         let search = |s: &HandSplits, st: &mut SearchStats| {
             best_splits(
-                13,
+                s.cards(),
                 s.five_values(),
                 s.three_values(),
                 &rules,
@@ -223,7 +223,7 @@ fn main() {
                 let start = Instant::now();
                 let s = HandSplits::new(h, rules.wheel);
                 best_splits(
-                    13,
+                    s.cards(),
                     s.five_values(),
                     s.three_values(),
                     &rules,

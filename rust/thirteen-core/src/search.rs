@@ -77,6 +77,7 @@ use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::sync::OnceLock;
 
+use crate::card::Card;
 use crate::error::Lane;
 use crate::eval::{Category, HandValue};
 use crate::falling::{self, Falling};
@@ -110,10 +111,63 @@ pub(crate) fn subsets(n: usize) -> &'static Subsets {
     })
 }
 
-/// Whether no five of the 8 positions a back of value `back` leaves (the middles of its
-/// 56 pairs) is a flush, a straight flush or of the back's own value: the rest's values
-/// are then those of its ranks alone, and every middle is below the back.
-#[inline]
+/// Counts of a hand's cards by suit and by rank, four bits each (`1 << 4·suit` and
+/// `1 << 4·rank` per card; a 13-card hand holds at most 13 of a suit, 5 of a rank), per
+/// position and for the whole hand: what [`Rest::is_plain`] needs of the cards a back leaves
+/// (13 cards only: 16 could count 16 of a suit).
+struct Rest {
+    at: [(u32, u64); 16],
+    suits: u32,
+    ranks: u64,
+}
+
+/// Every rank's bit 3 (13 ranks).
+const RANK_GUARDS: u64 = 0x8_8888_8888_8888;
+
+impl Rest {
+    fn new(cards: &[Card]) -> Rest {
+        let mut at = [(0u32, 0u64); 16];
+        for (slot, c) in at.iter_mut().zip(cards) {
+            *slot = (1 << (4 * (c.code() & 3)), 1 << (4 * c.rank_index()));
+        }
+        Rest {
+            at,
+            suits: at.iter().map(|a| a.0).sum(),
+            ranks: at.iter().map(|a| a.1).sum(),
+        }
+    }
+
+    /// Whether no five of the 8 positions that a back of value `back` on positions `mask`
+    /// leaves (the middles of its 56 pairs) is a flush, a straight flush or of the back's
+    /// own value: the rest's values are then those of its ranks alone, and every middle is
+    /// below the back. Five of one suit make a flush or a straight flush, and are the only
+    /// ones that do; a value other than those is its ranks', so the rest holds it exactly
+    /// when it holds the back's ranks (then, with no flush there, as a five of that value).
+    #[inline]
+    fn is_plain(&self, mask: u32, back: HandValue) -> bool {
+        let (mut suits, mut ranks) = (self.suits, self.ranks);
+        let mut m = mask;
+        while m != 0 {
+            let (s, r) = self.at[m.trailing_zeros() as usize];
+            suits -= s;
+            ranks -= r;
+            m &= m - 1;
+        }
+        // Any suit counted 5 or more (at most 8 in the rest: no carry between counts).
+        if (suits + 0x3333) & 0x8888 != 0 {
+            return false;
+        }
+        if matches!(back.category(), Category::Flush | Category::StraightFlush) {
+            return true;
+        }
+        let back_ranks = self.ranks - ranks;
+        // Each rank held at least as often in the rest as in the back (counts at most 5).
+        ((ranks | RANK_GUARDS) - back_ranks) & RANK_GUARDS != RANK_GUARDS
+    }
+}
+
+/// [`Rest::is_plain`] by reading the values of the back's 56 middles (the tests' oracle).
+#[cfg(test)]
 fn rest_is_plain(pairs: &[(u16, u16); 56], v5: &[HandValue], back: HandValue) -> bool {
     pairs.iter().all(|&(_, mi)| {
         let v = v5[mi as usize];
@@ -194,7 +248,7 @@ pub struct SearchStats {
 /// legal split always exists.
 #[allow(clippy::too_many_arguments)]
 pub fn best_splits(
-    n: usize,
+    cards: &[Card],
     v5: &[HandValue],
     v3: &[HandValue],
     rules: &Rules,
@@ -205,8 +259,10 @@ pub fn best_splits(
     distinct: bool,
     stats: &mut SearchStats,
 ) -> Vec<Candidate> {
+    let n = cards.len();
     let s = subsets(n);
     let top = top.max(1);
+    let rest_of = Rest::new(cards);
     let scorer = Scorer::new(rules, ctx, tables);
     // With lane values that never fall as the category rises, the score never falls as a
     // lane's value rises. Otherwise the bounds price each lane at its value's envelope (the
@@ -415,12 +471,12 @@ pub fn best_splits(
             // later back holds no split that the earlier one's twin (the same three values)
             // did not already place or bound. A split must beat the best strictly to replace
             // it, and a distinct one also its twin; so the later back is skipped.
-            if let (Some(p), true) = (pairs, top == 1 || distinct) {
+            if pairs.is_some() && (top == 1 || distinct) {
                 // Only a back that shares its value with a neighbour in the walk can cover
                 // or be covered.
                 let in_run = at > run_start
                     || (at + 1 < order.len() && falling::value(order.at(at + 1)) == vb.raw());
-                if in_run && rest_is_plain(p, v5, vb) {
+                if in_run && rest_of.is_plain(mb, vb) {
                     if covered == Some(vb) {
                         continue;
                     }
@@ -737,6 +793,45 @@ mod tests {
     }
 
     #[test]
+    fn a_rest_is_plain_as_its_middles_values_say() {
+        // Every back of random hands, standard and with extra diamonds (some cards twice),
+        // and of hands built to leave flushes, straights and the back's own ranks.
+        let mut rng = rng_for(17);
+        let mut hands: Vec<[Card; 13]> = Vec::new();
+        for deck in [DeckKind::Standard, DeckKind::ExtraDiamonds] {
+            for _ in 0..150 {
+                let mut d = deck.cards();
+                shuffle(&mut d, &mut rng);
+                hands.push(d[..13].try_into().unwrap());
+            }
+        }
+        for text in [
+            "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac",
+            "5h 6h 7h 8h 9h 5c 6c 7c 8c 9c 2d 3d 4s",
+            "7s 7h 7d 7c 8s 8h 8d 8c 9s 9h 9d 9c Ts",
+            "2h 3h 4h 5h 6h 7h 8h 2s 3s 4s 5s 6s Ad",
+        ] {
+            hands.push(crate::card::parse_cards(text).unwrap().try_into().unwrap());
+        }
+        let (mut plain, mut other) = (0, 0);
+        for h in &hands {
+            let s = HandSplits::new(h, Default::default());
+            let rest = Rest::new(h);
+            let v5 = s.five_values();
+            for (bi, &mb) in subsets(13).five.iter().enumerate() {
+                let want = rest_is_plain(crate::split::rest_pairs(bi), v5, v5[bi]);
+                assert_eq!(rest.is_plain(mb, v5[bi]), want, "{h:?} back {mb:b}");
+                if want {
+                    plain += 1;
+                } else {
+                    other += 1;
+                }
+            }
+        }
+        assert!(plain > 10_000 && other > 10_000, "{plain} {other}");
+    }
+
+    #[test]
     fn pruned_search_equals_full_scan() {
         let mut rng = rng_for(11);
         for rules in variants() {
@@ -802,7 +897,7 @@ mod tests {
                         for (want, distinct) in [(1, false), (6, false), (6, true)] {
                             let mut stats = SearchStats::default();
                             let top = best_splits(
-                                13,
+                                s.cards(),
                                 s.five_values(),
                                 s.three_values(),
                                 &rules,
@@ -866,7 +961,7 @@ mod tests {
                     let s = HandSplits::new(&h, rules.wheel);
                     let removal = tables.removal(&h, &rules);
                     let best = best_splits(
-                        13,
+                        s.cards(),
                         s.five_values(),
                         s.three_values(),
                         &rules,
@@ -1003,7 +1098,7 @@ mod tests {
                     let hs = HandSplits::new(&h, rules.wheel);
                     let mut st = SearchStats::default();
                     let c = best_splits(
-                        13,
+                        hs.cards(),
                         hs.five_values(),
                         hs.three_values(),
                         rules,
@@ -1020,7 +1115,7 @@ mod tests {
                 for top in [1, 3] {
                     let mut stats = SearchStats::default();
                     let got = best_splits(
-                        n,
+                        &dealt,
                         &v5,
                         &v3,
                         rules,

@@ -94,7 +94,7 @@ pub fn ev_candidates_counted(
 ) -> Vec<Candidate> {
     let search = |removal: Option<&Removal>, stats: &mut SearchStats| {
         best_splits(
-            13,
+            splits.cards(),
             splits.five_values(),
             splits.three_values(),
             rules,
@@ -382,7 +382,7 @@ pub fn solve_ev_keep(
     let mut stats = SearchStats::default();
     let removal = tables.removal(dealt, rules);
     let c = best_splits(
-        n,
+        dealt,
         &v5,
         &v3,
         rules,

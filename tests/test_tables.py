@@ -108,6 +108,26 @@ def test_solve_reads_the_cache_as_it_is_now() -> None:
     assert third.counts() != second.counts()
 
 
+def test_the_cache_drops_the_least_recently_used_through_solves_path(monkeypatch) -> None:
+    # Two entries kept: the one read again (through the lock, then through the read that
+    # skips it) stays; the one left unread goes when a third comes.
+    monkeypatch.setattr(store, "CACHE_SIZE", 2)
+    thirteen.clear_table_cache()
+    base = RuleSet.preset("western-2-4")
+    k1, k2, k3 = (base.replace(name=f"k{i}", majority_bonus=i) for i in (2, 3, 4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TablesWarning)
+        t1 = store.cached_lane_tables(k1, 2)
+        t2 = store.cached_lane_tables(k2, 2)
+        assert store.cached_lane_tables(k1, 2) is t1
+        assert store.cached_lane_tables(k1, 2) is t1
+        store.cached_lane_tables(k3, 2)
+        assert store.cache_size() == 2
+        assert store.cached_lane_tables(k1, 2) is t1
+        assert store.cached_lane_tables(k2, 2) is not t2
+    thirteen.clear_table_cache()
+
+
 def test_training_is_byte_identical_and_logged() -> None:
     rules = RuleSet.preset("western-2-4")
     seen = []

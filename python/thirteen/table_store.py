@@ -353,6 +353,8 @@ def lane_tables(rules: Optional[RuleSet] = None, players: int = 4) -> LaneTables
     global _RECENT
     with _LOCK:
         _CACHE[cache_key] = built
+        # Another thread may have stored this key meanwhile: it is the most recent now.
+        _CACHE.move_to_end(cache_key)
         while len(_CACHE) > CACHE_SIZE:
             _CACHE.popitem(last=False)
         _RECENT = (cache_key, built) if cache_key in _CACHE else (None, None)

@@ -470,8 +470,8 @@ mod tests {
 
     #[test]
     fn three_card_subsets_come_in_falling_order_at_once() {
-        // Every 3-card subset of random 13- and 16-card hands (the 16 from the deck with
-        // extra diamonds, so some cards come twice), against a full sort of the entries;
+        // Every 3-card subset of random hands of 13 to 16 cards (15 and 16 from the deck
+        // with extra diamonds, so some cards come twice), against a full sort of the entries;
         // then hands whose ranks repeat most (trips, many pairs), where ties are common.
         use crate::card::{parse_cards, Card, DeckKind};
         use crate::deal::{rng_for, shuffle};
@@ -510,7 +510,12 @@ mod tests {
             });
         };
         let mut rng = rng_for(11);
-        for (deck, n) in [(DeckKind::Standard, 13), (DeckKind::ExtraDiamonds, 16)] {
+        for (deck, n) in [
+            (DeckKind::Standard, 13),
+            (DeckKind::Standard, 14),
+            (DeckKind::ExtraDiamonds, 15),
+            (DeckKind::ExtraDiamonds, 16),
+        ] {
             for _ in 0..200 {
                 let mut d = deck.cards();
                 shuffle(&mut d, &mut rng);

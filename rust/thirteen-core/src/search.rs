@@ -711,6 +711,7 @@ mod tests {
     use super::*;
     use crate::card::{Card, DeckKind};
     use crate::deal::{rng_for, shuffle};
+    use crate::eval::Wheel;
     use crate::lanes::{LaneCounts, LaneTables};
     use crate::model::Role;
     use crate::rules::{BonusKind, Mode};
@@ -795,7 +796,8 @@ mod tests {
     #[test]
     fn a_rest_is_plain_as_its_middles_values_say() {
         // Every back of random hands, standard and with extra diamonds (some cards twice),
-        // and of hands built to leave flushes, straights and the back's own ranks.
+        // and of hands built to leave flushes, straights and the back's own ranks, five of
+        // a kind and thirteen of a suit; the wheel low and second.
         let mut rng = rng_for(17);
         let mut hands: Vec<[Card; 13]> = Vec::new();
         for deck in [DeckKind::Standard, DeckKind::ExtraDiamonds] {
@@ -810,17 +812,28 @@ mod tests {
             "5h 6h 7h 8h 9h 5c 6c 7c 8c 9c 2d 3d 4s",
             "7s 7h 7d 7c 8s 8h 8d 8c 9s 9h 9d 9c Ts",
             "2h 3h 4h 5h 6h 7h 8h 2s 3s 4s 5s 6s Ad",
+            // The extra diamonds: cards twice, five of a kind, thirteen of a suit.
+            "7d 7d 7c 7h 7s 8d 8d 9d 9d Td Td Jd Jd",
+            "2d 2d 3d 3d 4d 4d 5d 5d 6d 6d Ad Ad Kd",
+            "Ad Ad Ac Ah As 2d 2d 3d 3d 4d 4d 5d 5c",
         ] {
             hands.push(crate::card::parse_cards(text).unwrap().try_into().unwrap());
         }
         let (mut plain, mut other) = (0, 0);
-        for h in &hands {
-            let s = HandSplits::new(h, Default::default());
+        for (h, wheel) in hands
+            .iter()
+            .flat_map(|h| [(h, Wheel::Low), (h, Wheel::Second)])
+        {
+            let s = HandSplits::new(h, wheel);
             let rest = Rest::new(h);
             let v5 = s.five_values();
             for (bi, &mb) in subsets(13).five.iter().enumerate() {
                 let want = rest_is_plain(crate::split::rest_pairs(bi), v5, v5[bi]);
-                assert_eq!(rest.is_plain(mb, v5[bi]), want, "{h:?} back {mb:b}");
+                assert_eq!(
+                    rest.is_plain(mb, v5[bi]),
+                    want,
+                    "{h:?} {wheel:?} back {mb:b}"
+                );
                 if want {
                     plain += 1;
                 } else {

@@ -754,6 +754,30 @@ mod tests {
     }
 
     #[test]
+    fn kept_buffers_pay_as_fresh_ones_after_a_rejected_foul() {
+        // `mc`'s buffers: a 2-seat table refused for a foul (front trips over a high card
+        // middle), then the 4- and 2-seat tables above, worked by hand there.
+        let r = Rules {
+            foul: FoulPolicy::Reject,
+            ..shisanzhang()
+        };
+        let p = [
+            arr("Ah Ad Kc | Jh Jd Jc 5s 5h | Qs Qh Qd 9c 9d"),
+            arr("Kh 7d 3c | Th Td 6c 6s 2c | Tc Ts 8h 8c 4d"),
+            arr("Ks 8d 4h | 9h 9s 7c 7s 3d | As Ac 6h 6d 3h"),
+            arr("Kd Qc Js | 5c 5d 4s 4c 8s | 2s 2h 2d 7h 3s"),
+        ];
+        let fouled = arr("Ah Ad Ac | 2d 3h 4h 5s 7c | 8d 9h Jc Qs Kd");
+        let mut scratch = Scratch::default();
+        let got = settle_known_totals(&[p[1].clone(), fouled], &[None, None], &r, 0, &mut scratch);
+        assert!(matches!(got, Err(Error::Fouled { player: 1 })), "{got:?}");
+        let got = settle_known_totals(&p, &[None, None, None, None], &r, 0, &mut scratch);
+        assert_eq!(got.unwrap(), &[72, -28, -24, -20]);
+        let got = settle_known_totals(&p[..2], &[None, None], &r, 0, &mut scratch);
+        assert_eq!(got.unwrap(), &[12, -12]);
+    }
+
+    #[test]
     fn escape_payments_split_with_remainders() {
         let mut r = Rules {
             escape: Some(crate::rules::Escape {

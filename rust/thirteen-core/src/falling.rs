@@ -53,6 +53,23 @@ const fn choose(n: u16, k: u16) -> u16 {
     (num / den) as u16
 }
 
+/// The colex terms of the set bits of `bits`, rank `lowest + i` for bit `i` of `width`,
+/// when `seen` higher ranks came before: the `j`-th rank from the top, `r`, adds
+/// `C(r, 3 − j)` (the first three only); and how many ranks that makes.
+const fn colex_terms(bits: usize, lowest: u16, width: u16, seen: u16) -> (u16, u16) {
+    let (mut sum, mut seen, mut i) = (0u16, seen, width);
+    while i > 0 {
+        i -= 1;
+        if bits >> i & 1 == 1 {
+            if seen < 3 {
+                sum += choose(lowest + i, 3 - seen);
+            }
+            seen += 1;
+        }
+    }
+    (sum, seen)
+}
+
 /// The colex rank of a 3-rank mask, `C(r1, 3) + C(r2, 2) + C(r3, 1)` for ranks
 /// `r1 > r2 > r3`, in two table reads: `COLEX_HIGH[m >> 7]` holds the terms of the ranks 7
 /// to 12 and how many there are, `COLEX_LOW[that many][m & 127]` the terms of the rest.
@@ -60,17 +77,7 @@ const COLEX_HIGH: [(u16, u16); 64] = {
     let mut t = [(0u16, 0u16); 64];
     let mut m = 0;
     while m < 64 {
-        let (mut sum, mut seen, mut r) = (0u16, 0u16, 13u16);
-        while r > 7 {
-            r -= 1;
-            if m >> (r - 7) & 1 == 1 {
-                if seen < 3 {
-                    sum += choose(r, 3 - seen);
-                }
-                seen += 1;
-            }
-        }
-        t[m] = (sum, seen);
+        t[m] = colex_terms(m, 7, 6, 0);
         m += 1;
     }
     t
@@ -81,17 +88,7 @@ const COLEX_LOW: [[u16; 128]; 4] = {
     while above < 4 {
         let mut m = 0;
         while m < 128 {
-            let (mut sum, mut seen, mut r) = (0u16, above as u16, 7u16);
-            while r > 0 {
-                r -= 1;
-                if m >> r & 1 == 1 {
-                    if seen < 3 {
-                        sum += choose(r, 3 - seen);
-                    }
-                    seen += 1;
-                }
-            }
-            t[above][m] = sum;
+            t[above][m] = colex_terms(m, 0, 7, above as u16).0;
             m += 1;
         }
         above += 1;
@@ -125,6 +122,12 @@ const SORT_PART: usize = 64;
 
 /// Positions a subset's mask can hold.
 const POSITIONS: usize = 16;
+
+/// The entry of subset `index`, of value `v` and position mask `mask`.
+#[inline]
+fn entry(v: HandValue, mask: u32, index: usize) -> u64 {
+    (v.raw() as u64) << 32 | (mask as u64) << INDEX_BITS | index as u64
+}
 
 /// The value of an entry.
 #[inline]
@@ -211,9 +214,6 @@ impl Falling {
         self.starts.push(sum);
         // Every place is written once below: no need to clear.
         self.keys.resize(n, 0);
-        let key = |v: HandValue, mask: u32, i: usize| {
-            (v.raw() as u64) << 32 | (mask as u64) << INDEX_BITS | i as u64
-        };
         let chunks = values
             .chunks_exact(STREAMS)
             .zip(masks.chunks_exact(STREAMS));
@@ -226,14 +226,14 @@ impl Falling {
                 let b = bucket(vs[s]);
                 let at = count[b][s];
                 count[b][s] = at + 1;
-                keys[at as usize] = key(vs[s], ms[s], c * STREAMS + s);
+                keys[at as usize] = entry(vs[s], ms[s], c * STREAMS + s);
             }
         }
         for (i, (&v, &m)) in values.iter().zip(masks).enumerate().skip(whole) {
             let b = bucket(v);
             let at = count[b][i % STREAMS];
             count[b][i % STREAMS] = at + 1;
-            keys[at as usize] = key(v, m, i);
+            keys[at as usize] = entry(v, m, i);
         }
         for (w, &bits) in occupied.iter().enumerate() {
             let mut bits = bits;
@@ -277,7 +277,7 @@ impl Falling {
         for (i, ((&v, &m), &d)) in values.iter().zip(masks).zip(&self.dense).enumerate() {
             let at = count[d as usize] - 1;
             count[d as usize] = at;
-            keys[at as usize] = (v.raw() as u64) << 32 | (m as u64) << INDEX_BITS | i as u64;
+            keys[at as usize] = entry(v, m, i);
         }
         // The keys are distinct: in falling order each is below the one before. A value no
         // 3-card hand has could break that; then the general fill sorts them.

@@ -272,12 +272,7 @@ pub(crate) fn settle_known_totals<'s>(
     scratch: &'s mut Scratch,
 ) -> Result<&'s [i64]> {
     debug_assert_eq!(subs.len(), declared.len());
-    let mut stakes = std::mem::take(&mut scratch.stakes);
-    stakes.clear();
-    stakes.resize(subs.len(), 1);
-    let scored = score_steps(scratch, subs, rules, banker, &stakes, &[], declared);
-    scratch.stakes = stakes;
-    scored?;
+    score_steps(scratch, subs, rules, banker, None, &[], declared)?;
     Ok(&scratch.totals)
 }
 
@@ -292,7 +287,6 @@ pub(crate) struct Scratch {
     scoops: Vec<(usize, usize)>,
     home_runs: Vec<usize>,
     totals: Vec<i64>,
-    stakes: Vec<i64>,
 }
 
 impl Scratch {
@@ -332,7 +326,7 @@ fn score_table(
         subs,
         rules,
         banker,
-        stakes,
+        Some(stakes),
         &gone_list,
         declared,
     )?;
@@ -367,13 +361,14 @@ fn score_table(
 }
 
 /// Steps 1 to 9 of a checked table into `scratch`: each seat's lane values and foul, every
-/// compared pair's result, the scoops and home runs, the units per seat.
+/// compared pair's result, the scoops and home runs, the units per seat. `stakes`: each
+/// seat's stake multiplier (`None`: all 1).
 fn score_steps(
     scratch: &mut Scratch,
     subs: &[Submission],
     rules: &Rules,
     banker: usize,
-    stakes: &[i64],
+    stakes: Option<&[i64]>,
     gone_list: &[usize],
     declared: &[Option<SpecialHand>],
 ) -> Result<()> {
@@ -387,7 +382,6 @@ fn score_steps(
         scoops,
         home_runs,
         totals,
-        ..
     } = scratch;
     gone.clear();
     gone.resize(n, false);
@@ -592,7 +586,8 @@ fn score_steps(
         for pr in results.iter_mut() {
             let (a, b) = pr.seats;
             let player = if a == banker { b } else { a };
-            pr.steps[STAKE] = pr.steps.iter().sum::<i64>() * (stakes[player] - 1);
+            let stake = stakes.map_or(1, |s| s[player]);
+            pr.steps[STAKE] = pr.steps.iter().sum::<i64>() * (stake - 1);
         }
     }
 

@@ -118,12 +118,6 @@ fn main() {
                 d[..13].try_into().unwrap()
             })
             .collect();
-        let t0 = Instant::now();
-        let splits: Vec<HandSplits> = hands
-            .iter()
-            .map(|h| HandSplits::new(h, rules.wheel))
-            .collect();
-        let t_eval = t0.elapsed().as_secs_f64() / hands.len() as f64;
         // The best split of one hand, counting into `st`.
         let search = |s: &HandSplits, st: &mut SearchStats| {
             best_splits(
@@ -139,6 +133,24 @@ fn main() {
                 st,
             );
         };
+        // SLOW=k: only the hands whose search visits at least k backs (the slow tail).
+        let hands: Vec<[Card; 13]> = match env("SLOW", 0) {
+            0 => hands,
+            k => hands
+                .into_iter()
+                .filter(|h| {
+                    let mut st = SearchStats::default();
+                    search(&HandSplits::new(h, rules.wheel), &mut st);
+                    st.visited >= k
+                })
+                .collect(),
+        };
+        let t0 = Instant::now();
+        let splits: Vec<HandSplits> = hands
+            .iter()
+            .map(|h| HandSplits::new(h, rules.wheel))
+            .collect();
+        let t_eval = t0.elapsed().as_secs_f64() / hands.len() as f64;
         let mut stats = SearchStats::default();
         let repeat = env("REPEAT", 1);
         let t1 = Instant::now();

@@ -20,7 +20,9 @@
 //!   `ub1` is checked at each). With 13 cards its front is also one that a legal split with
 //!   a back no stronger than `b` can hold: a front is passed for good once none of the 126
 //!   ways to split the other ten positions into two fives has the weaker at least the front
-//!   and the stronger at most `b`. The fronts are checked when `ub1` does not stop the
+//!   and the stronger at most `b` (most such fronts are told at once from the counts of the
+//!   cards they leave: no flush, no straight, too few pairs or trips for two fives at least
+//!   the front, [`Rest::leaves_below`]). The fronts are checked when `ub1` does not stop the
 //!   search, down to the first high card (taken as held, unchecked); the first `ub2` below
 //!   starts its fronts there too;
 //! * with 13 cards, `ub2(b) = score(strongest front, strongest middle, b)` over the legal
@@ -137,14 +139,10 @@ impl Rest {
         }
     }
 
-    /// Whether no five of the 8 positions that a back of value `back` on positions `mask`
-    /// leaves (the middles of its 56 pairs) is a flush, a straight flush or of the back's
-    /// own value: the rest's values are then those of its ranks alone, and every middle is
-    /// below the back. Five of one suit make a flush or a straight flush, and are the only
-    /// ones that do; a value other than those is its ranks', so the rest holds it exactly
-    /// when it holds the back's ranks (then, with no flush there, as a five of that value).
+    /// The rank counts of the positions outside `mask`, when they hold no five of one suit
+    /// (at most 13 of a suit in all: no carry between the counts).
     #[inline]
-    fn is_plain(&self, mask: u32, back: HandValue) -> bool {
+    fn left_unsuited(&self, mask: u32) -> Option<u64> {
         let (mut suits, mut ranks) = (self.suits, self.ranks);
         let mut m = mask;
         while m != 0 {
@@ -153,16 +151,59 @@ impl Rest {
             ranks -= r;
             m &= m - 1;
         }
-        // Any suit counted 5 or more (at most 8 in the rest: no carry between counts).
-        if (suits + 0x3333) & 0x8888 != 0 {
+        ((suits + 0x3333) & 0x8888 == 0).then_some(ranks)
+    }
+
+    /// Whether no five of the 8 positions that a back of value `back` on positions `mask`
+    /// leaves (the middles of its 56 pairs) is a flush, a straight flush or of the back's
+    /// own value: the rest's values are then those of its ranks alone, and every middle is
+    /// below the back. Five of one suit make a flush or a straight flush, and are the only
+    /// ones that do; a value other than those is its ranks', so the rest holds it exactly
+    /// when it holds the back's ranks (then, with no flush there, as a five of that value).
+    #[inline]
+    fn is_plain(&self, mask: u32, back: HandValue) -> bool {
+        let Some(ranks) = self.left_unsuited(mask) else {
             return false;
-        }
+        };
         if matches!(back.category(), Category::Flush | Category::StraightFlush) {
             return true;
         }
         let back_ranks = self.ranks - ranks;
         // Each rank held at least as often in the rest as in the back (counts at most 5).
         ((ranks | RANK_GUARDS) - back_ranks) & RANK_GUARDS != RANK_GUARDS
+    }
+
+    /// Whether no two disjoint fives of the 10 positions that a front on positions `mask`
+    /// leaves are both at least the front, a pair or trips of rank index `rank`, told from
+    /// counts: the rest holds no five of one suit and no five ranks in a row (the wheel
+    /// included), and against a pair, each five needs a pair of a rank at least the
+    /// front's or two pairs (the rest holds fewer than two ranks twice at or above it,
+    /// one with fewer than three twice in all, none with fewer than four); against trips,
+    /// each needs a rank three times. No legal split then holds the front (its middle and
+    /// back would both have to be at least it).
+    #[inline]
+    fn leaves_below(&self, mask: u32, front: Category, rank: u32) -> bool {
+        let Some(ranks) = self.left_unsuited(mask) else {
+            return false;
+        };
+        // Bit 0 of each rank held (counts at most 5).
+        let held = (ranks | ranks >> 1 | ranks >> 2) & 0x1_1111_1111_1111;
+        let run = held & held >> 4 & held >> 8 & held >> 12 & held >> 16;
+        if run != 0 || held & 0x1_0000_0000_1111 == 0x1_0000_0000_1111 {
+            return false;
+        }
+        // Bit 3 of each rank held at least twice (three times).
+        let twice = (ranks + 0x6_6666_6666_6666) & RANK_GUARDS;
+        let thrice = (ranks + 0x5_5555_5555_5555) & RANK_GUARDS;
+        match front {
+            Category::OnePair => {
+                let at_or_above = twice & (u64::MAX << (4 * rank));
+                let (high, all) = (at_or_above.count_ones(), twice.count_ones());
+                thrice == 0 && high < 2 && !(high == 1 && all >= 3) && all < 4
+            }
+            Category::ThreeOfAKind => thrice.count_ones() < 2,
+            _ => false,
+        }
     }
 }
 
@@ -355,6 +396,13 @@ pub fn best_splits(
             }
             let vf = v3[fi].raw();
             let mut w = u32::MAX;
+            // Most fronts that fail leave only weaker fives: told from counts at once, where
+            // reading the 126 ways would take all of them.
+            let primary = (vf >> 14) & 0x1fff;
+            if rest_of.leaves_below(s.three[fi], v3[fi].category(), primary.trailing_zeros()) {
+                *slot = (stamp, w, true);
+                return false;
+            }
             for &(a, b) in crate::split::front_rest(fi) {
                 let (x, y) = (v5[a as usize].raw(), v5[b as usize].raw());
                 if x.min(y) >= vf {
@@ -793,37 +841,50 @@ mod tests {
         cards
     }
 
-    #[test]
-    fn a_rest_is_plain_as_its_middles_values_say() {
-        // Every back of random hands, standard and with extra diamonds (some cards twice),
-        // and of hands built to leave flushes, straights and the back's own ranks, five of
-        // a kind and thirteen of a suit; the wheel low and second.
-        let mut rng = rng_for(17);
+    /// `each` random 13-card hands from the standard deck, as many from the deck with extra
+    /// diamonds (some cards twice), then the hands `built`; each with the wheel low and
+    /// second.
+    fn test_hands(seed: u64, each: usize, built: &[&str]) -> Vec<([Card; 13], Wheel)> {
+        let mut rng = rng_for(seed);
         let mut hands: Vec<[Card; 13]> = Vec::new();
         for deck in [DeckKind::Standard, DeckKind::ExtraDiamonds] {
-            for _ in 0..150 {
+            for _ in 0..each {
                 let mut d = deck.cards();
                 shuffle(&mut d, &mut rng);
                 hands.push(d[..13].try_into().unwrap());
             }
         }
-        for text in [
-            "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac",
-            "5h 6h 7h 8h 9h 5c 6c 7c 8c 9c 2d 3d 4s",
-            "7s 7h 7d 7c 8s 8h 8d 8c 9s 9h 9d 9c Ts",
-            "2h 3h 4h 5h 6h 7h 8h 2s 3s 4s 5s 6s Ad",
-            // The extra diamonds: cards twice, five of a kind, thirteen of a suit.
-            "7d 7d 7c 7h 7s 8d 8d 9d 9d Td Td Jd Jd",
-            "2d 2d 3d 3d 4d 4d 5d 5d 6d 6d Ad Ad Kd",
-            "Ad Ad Ac Ah As 2d 2d 3d 3d 4d 4d 5d 5c",
-        ] {
+        for text in built {
             hands.push(crate::card::parse_cards(text).unwrap().try_into().unwrap());
         }
-        let (mut plain, mut other) = (0, 0);
-        for (h, wheel) in hands
-            .iter()
+        hands
+            .into_iter()
             .flat_map(|h| [(h, Wheel::Low), (h, Wheel::Second)])
-        {
+            .collect()
+    }
+
+    #[test]
+    fn a_rest_is_plain_as_its_middles_values_say() {
+        // Every back of random hands, standard and with extra diamonds (some cards twice),
+        // and of hands built to leave flushes, straights and the back's own ranks, five of
+        // a kind and thirteen of a suit; the wheel low and second.
+        let hands = test_hands(
+            17,
+            150,
+            &[
+                "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac",
+                "5h 6h 7h 8h 9h 5c 6c 7c 8c 9c 2d 3d 4s",
+                "7s 7h 7d 7c 8s 8h 8d 8c 9s 9h 9d 9c Ts",
+                "2h 3h 4h 5h 6h 7h 8h 2s 3s 4s 5s 6s Ad",
+                // The extra diamonds: cards twice, five of a kind, thirteen of a suit.
+                "7d 7d 7c 7h 7s 8d 8d 9d 9d Td Td Jd Jd",
+                "2d 2d 3d 3d 4d 4d 5d 5d 6d 6d Ad Ad Kd",
+                "Ad Ad Ac Ah As 2d 2d 3d 3d 4d 4d 5d 5c",
+            ],
+        );
+        let (mut plain, mut other) = (0, 0);
+        for (h, wheel) in &hands {
+            let (h, wheel) = (h, *wheel);
             let s = HandSplits::new(h, wheel);
             let rest = Rest::new(h);
             let v5 = s.five_values();
@@ -842,6 +903,59 @@ mod tests {
             }
         }
         assert!(plain > 10_000 && other > 10_000, "{plain} {other}");
+    }
+
+    #[test]
+    fn a_front_said_to_leave_only_weaker_fives_is_in_no_legal_split() {
+        // Every pair and trips front of random hands (standard, and with extra diamonds:
+        // cards twice, five of a kind) and of hands built around pairs, trips, straights
+        // and flushes: when the counts say so, none of the 126 ways to split the other ten
+        // positions has both fives at least the front. The counts must also say so often
+        // (a rule that never fires would pass).
+        let hands = test_hands(
+            29,
+            300,
+            &[
+                // Pairs: four at or above a low front, two above a high one, two pairs below.
+                "Ac Ad Kc Kd 5c 5d 4h 4s 9c Th 2d 3s 7h",
+                "Ac Ad 8c 8d 5c 5d 4h 4s 9c Th 2d 3s 7h",
+                "Kc Kd Qc Qd Jh 2d 3s 4h 6s 8c 9d Th Ac",
+                // Trips: two sets, one set, sets and a straight left.
+                "7s 7h 7d 9c 9d 9h 2c 2d 4s 5h Jc Qd Kh",
+                "7s 7h 7d 9c 9d Ah 2c 2d 4s 5h Jc Qd Kh",
+                "7s 7h 7d 3c 4d 5h 6c 8d 9s Th Jc Qd Kh",
+                // Straights and flushes left behind, the wheel among them.
+                "Ah 2c 3d 4s 5h 5c 5d Kc Kd Qs Jh 9c 8d",
+                "2h 5h 8h Jh Kh Ac Ad 3c 3d 9s 9d Tc 7s",
+                // The extra diamonds: cards twice, five of a kind.
+                "7d 7d 7c 7h 7s 8d 8d 9d 9d Td Td Jd Jd",
+                "Ad Ad Ac Ah As 2d 2d 3d 3d 4d 4d 5d 5c",
+            ],
+        );
+        let (mut said, mut held) = (0, 0);
+        for (h, wheel) in &hands {
+            let (h, wheel) = (h, *wheel);
+            let s = HandSplits::new(h, wheel);
+            let rest = Rest::new(h);
+            let (v3, v5) = (s.three_values(), s.five_values());
+            for (fi, &mf) in subsets(13).three.iter().enumerate() {
+                let vf = v3[fi];
+                if !matches!(vf.category(), Category::OnePair | Category::ThreeOfAKind) {
+                    continue;
+                }
+                let rank = ((vf.raw() >> 14) & 0x1fff).trailing_zeros();
+                let holds = crate::split::front_rest(fi)
+                    .iter()
+                    .any(|&(a, b)| v5[a as usize].min(v5[b as usize]) >= vf);
+                if rest.leaves_below(mf, vf.category(), rank) {
+                    assert!(!holds, "{h:?} {wheel:?} front {mf:b}");
+                    said += 1;
+                } else if holds {
+                    held += 1;
+                }
+            }
+        }
+        assert!(said > 2_000 && held > 2_000, "{said} {held}");
     }
 
     #[test]

@@ -22,7 +22,7 @@
 //!   ways to split the other ten positions into two fives has the weaker at least the front
 //!   and the stronger at most `b` (most such fronts are told at once from the counts of the
 //!   cards they leave: no flush, no straight, too few pairs or trips for two fives at least
-//!   the front, [`Rest::leaves_below`]). The fronts are checked when `ub1` does not stop the
+//!   the front, `Rest::leaves_below`). The fronts are checked when `ub1` does not stop the
 //!   search, down to the first high card (taken as held, unchecked); the first `ub2` below
 //!   starts its fronts there too;
 //! * with 13 cards, `ub2(b) = score(strongest front, strongest middle, b)` over the legal

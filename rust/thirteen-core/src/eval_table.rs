@@ -61,6 +61,13 @@ pub fn card_key(card: Card) -> u32 {
     CARD_KEYS[card.code() as usize & 63]
 }
 
+/// Whether four cards with this key sum share one suit (a suit field reads 4, binary
+/// `100`: no count of four cards reaches its top bit otherwise).
+#[inline(always)]
+fn four_of_a_suit(key: u32) -> bool {
+    (key >> 2) & SUIT_LOW_BITS != 0
+}
+
 /// Whether five cards with this key sum share one suit.
 #[inline(always)]
 fn suited(key: u32) -> bool {
@@ -237,6 +244,7 @@ pub fn evaluate_subsets13(
     three: &mut [HandValue; THREES_OF_13],
 ) {
     let t = tables();
+    let plain = &t.values5[wheel as usize][0];
     let k = cards.map(card_key);
     // Each innermost run (the lowest position from 0 to below `b`) fills the next `b`
     // places: one slice per run, so the loop over it reads and writes unchecked.
@@ -249,8 +257,16 @@ pub fn evaluate_subsets13(
                 for b in 1..c {
                     let kb = kc + k[b];
                     let run = &mut five[at..at + b];
-                    for (v, &ka) in run.iter_mut().zip(&k[..b]) {
-                        *v = t.value5(kb + ka, wheel);
+                    if four_of_a_suit(kb) {
+                        for (v, &ka) in run.iter_mut().zip(&k[..b]) {
+                            *v = t.value5(kb + ka, wheel);
+                        }
+                    } else {
+                        // No fifth card makes five of one suit: the unsuited table alone.
+                        for (v, &ka) in run.iter_mut().zip(&k[..b]) {
+                            *v =
+                                HandValue(plain[slot(&t.offsets5, SHIFT5, kb + ka) & (SLOTS5 - 1)]);
+                        }
                     }
                     at += b;
                 }

@@ -123,10 +123,20 @@ const SORT_PART: usize = 64;
 /// Positions a subset's mask can hold.
 const POSITIONS: usize = 16;
 
-/// The entry of subset `index`, of value `v` and position mask `mask`.
+/// The low words of the entries of subsets with these position masks, subset `i` at `i`
+/// (`mask << 13 | i`): made once per set of subsets, so that a fill adds only the values.
+pub(crate) fn tails(masks: &[u32]) -> Vec<u64> {
+    masks
+        .iter()
+        .enumerate()
+        .map(|(i, &m)| (m as u64) << INDEX_BITS | i as u64)
+        .collect()
+}
+
+/// The entry of a subset of value `v` whose low word ([`tails`]) is `tail`.
 #[inline]
-fn entry(v: HandValue, mask: u32, index: usize) -> u64 {
-    (v.raw() as u64) << 32 | (mask as u64) << INDEX_BITS | index as u64
+fn entry(v: HandValue, tail: u64) -> u64 {
+    (v.raw() as u64) << 32 | tail
 }
 
 /// The value of an entry.
@@ -163,10 +173,11 @@ impl Default for Falling {
 }
 
 impl Falling {
-    /// Refills with the subsets of `values` and `masks` (index `i` is subset `i`; at most
-    /// 8,192 subsets of at most 16 positions), reusing the buffers.
-    pub(crate) fn fill(&mut self, values: &[HandValue], masks: &[u32]) {
-        debug_assert!(values.len() <= 1 << INDEX_BITS && values.len() == masks.len());
+    /// Refills with the subsets of `values` and their entries' low words `tails` ([`tails`]
+    /// of their position masks; index `i` is subset `i`; at most 8,192 subsets of at most 16
+    /// positions), reusing the buffers.
+    pub(crate) fn fill(&mut self, values: &[HandValue], tails: &[u64]) {
+        debug_assert!(values.len() <= 1 << INDEX_BITS && values.len() == tails.len());
         // Eight streams, each with its own counters: subset `i` is in stream `i % 8`.
         // Neighbouring subsets share most positions and often a bucket, and a counter's
         // increments are a chain of loads and stores; eight counters per bucket keep eight
@@ -216,24 +227,24 @@ impl Falling {
         self.keys.resize(n, 0);
         let chunks = values
             .chunks_exact(STREAMS)
-            .zip(masks.chunks_exact(STREAMS));
+            .zip(tails.chunks_exact(STREAMS));
         // The counter is read into a register and written back before the key is stored:
         // the compiler cannot tell that a store to `keys` leaves the counters unchanged, and
         // would read the counter again after it (fill 3.0 µs a 13-card hand, from 3.6).
         let (keys, count) = (&mut self.keys[..], &mut *self.count);
-        for (c, (vs, ms)) in chunks.enumerate() {
+        for (vs, ts) in chunks {
             for s in 0..STREAMS {
                 let b = bucket(vs[s]);
                 let at = count[b][s];
                 count[b][s] = at + 1;
-                keys[at as usize] = entry(vs[s], ms[s], c * STREAMS + s);
+                keys[at as usize] = entry(vs[s], ts[s]);
             }
         }
-        for (i, (&v, &m)) in values.iter().zip(masks).enumerate().skip(whole) {
+        for (i, (&v, &t)) in values.iter().zip(tails).enumerate().skip(whole) {
             let b = bucket(v);
             let at = count[b][i % STREAMS];
             count[b][i % STREAMS] = at + 1;
-            keys[at as usize] = entry(v, m, i);
+            keys[at as usize] = entry(v, t);
         }
         for (w, &bits) in occupied.iter().enumerate() {
             let mut bits = bits;
@@ -252,10 +263,10 @@ impl Falling {
     /// scattering from the last subset to the first puts equal values' higher masks first.
     /// The order made is checked; were it wrong (a value no 3-card hand has), the subsets
     /// are filled by [`Falling::fill`] instead.
-    pub(crate) fn fill_threes(&mut self, values: &[HandValue], masks: &[u32]) {
-        debug_assert!(values.len() <= 1 << INDEX_BITS && values.len() == masks.len());
+    pub(crate) fn fill_threes(&mut self, values: &[HandValue], tails: &[u64]) {
+        debug_assert!(values.len() <= 1 << INDEX_BITS && values.len() == tails.len());
         if values.len() > u16::MAX as usize {
-            self.fill(values, masks);
+            self.fill(values, tails);
             return;
         }
         let mut count = [0u16; THREE_KEYS + 1];
@@ -274,15 +285,15 @@ impl Falling {
         let n = values.len();
         self.keys.resize(n, 0);
         let keys = &mut self.keys[..];
-        for (i, ((&v, &m), &d)) in values.iter().zip(masks).zip(&self.dense).enumerate() {
+        for ((&v, &t), &d) in values.iter().zip(tails).zip(&self.dense) {
             let at = count[d as usize] - 1;
             count[d as usize] = at;
-            keys[at as usize] = entry(v, m, i);
+            keys[at as usize] = entry(v, t);
         }
         // The keys are distinct: in falling order each is below the one before. A value no
         // 3-card hand has could break that; then the general fill sorts them.
         if keys.windows(2).any(|w| w[0] <= w[1]) {
-            self.fill(values, masks);
+            self.fill(values, tails);
             return;
         }
         self.starts.clear();
@@ -422,7 +433,7 @@ mod tests {
         let masks: Vec<u32> = (0..raw.len() as u32).map(|i| 0b11111 << i).collect();
         let mut f = Falling::default();
         for _ in 0..2 {
-            f.fill(&values, &masks);
+            f.fill(&values, &tails(&masks));
             let got: Vec<(u32, usize)> = (0..f.len())
                 .map(|q| f.at(q))
                 .map(|k| (value(k), index(k)))
@@ -461,7 +472,7 @@ mod tests {
         want.sort_by(|a, b| b.cmp(a));
         let mut f = Falling::default();
         for depth in [1, 47, 48, 49, 63, 64, 65, 97, 129, 428, 430, 1287, 5] {
-            f.fill(&values, &masks);
+            f.fill(&values, &tails(&masks));
             for (q, w) in want.iter().enumerate().take(depth) {
                 let k = f.at(q);
                 assert_eq!((value(k), mask(k), index(k)), *w, "place {q} of {depth}");
@@ -496,9 +507,9 @@ mod tests {
             want.sort_by(|a, b| b.cmp(a));
             let mut f = Falling::default();
             // A used buffer first: the fives' fill leaves other buckets and a part sorted.
-            f.fill(&values, &masks);
+            f.fill(&values, &tails(&masks));
             f.at(3);
-            f.fill_threes(&values, &masks);
+            f.fill_threes(&values, &tails(&masks));
             assert_eq!(f.sorted, masks.len(), "sorted at once");
             for (q, w) in want.iter().enumerate() {
                 let k = f.at(q);
@@ -562,7 +573,7 @@ mod tests {
             (0..56).map(|i| (values[i].raw(), masks[i], i)).collect();
         want.sort_by(|a, b| b.cmp(a));
         let mut f = Falling::default();
-        f.fill_threes(&values, &masks);
+        f.fill_threes(&values, &tails(&masks));
         for (q, w) in want.iter().enumerate() {
             let k = f.at(q);
             assert_eq!((value(k), mask(k), index(k)), *w, "place {q}");
@@ -579,7 +590,7 @@ mod tests {
             .collect();
         let mut f = Falling::default();
         for round in 0..2 {
-            f.fill(&values, &masks);
+            f.fill(&values, &tails(&masks));
             for from in (0..=f.len()).step_by(if round == 0 { 1 } else { 7 }) {
                 for until in [from, from + 1, from + 63, from + 64, from + 130, f.len()] {
                     let until = until.min(f.len());

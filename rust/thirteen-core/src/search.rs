@@ -95,6 +95,9 @@ use crate::rules::Rules;
 pub(crate) struct Subsets {
     pub(crate) five: Vec<u32>,
     pub(crate) three: Vec<u32>,
+    /// Their entries' low words in the walks' orders ([`falling::tails`]).
+    five_tails: Vec<u64>,
+    three_tails: Vec<u64>,
 }
 
 /// Subsets of `n` positions, `n` from 13 to 16.
@@ -109,7 +112,12 @@ pub(crate) fn subsets(n: usize) -> &'static Subsets {
     S[n - 13].get_or_init(|| {
         let five: Vec<u32> = (0u32..1 << n).filter(|m| m.count_ones() == 5).collect();
         let three: Vec<u32> = (0u32..1 << n).filter(|m| m.count_ones() == 3).collect();
-        Subsets { five, three }
+        Subsets {
+            five_tails: falling::tails(&five),
+            three_tails: falling::tails(&three),
+            five,
+            three,
+        }
     })
 }
 
@@ -372,8 +380,8 @@ pub fn best_splits(
         // Backs (and middles) and fronts in falling value.
         let order = &mut cache.backs;
         let fronts = &mut cache.fronts;
-        order.fill(v5, &s.five);
-        fronts.fill_threes(v3, &s.three);
+        order.fill(v5, &s.five_tails);
+        fronts.fill_threes(v3, &s.three_tails);
         cache.stamp = cache.stamp.wrapping_add(1);
         if cache.stamp == 0 || cache.mid.len() < v5.len() || cache.front.len() < v3.len() {
             cache.front = vec![(0, Feat::default()); v3.len()];

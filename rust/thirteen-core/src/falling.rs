@@ -376,10 +376,13 @@ impl Falling {
             let b = self.built;
             let mut holds = [0u64; POSITIONS];
             let end = self.len().min(b * 64 + 64);
-            for q in b * 64..end {
-                let mut m = mask(self.at(q));
+            if end > self.sorted {
+                self.sort_to(end - 1);
+            }
+            for (i, &key) in self.keys[b * 64..end].iter().enumerate() {
+                let mut m = mask(key);
                 while m != 0 {
-                    holds[m.trailing_zeros() as usize] |= 1 << (q % 64);
+                    holds[m.trailing_zeros() as usize] |= 1 << i;
                     m &= m - 1;
                 }
             }

@@ -199,21 +199,17 @@ fn joint(f: &ClassRow, m: &ClassRow, b: &ClassRow, paid: bool) -> (f64, f64, f64
 
 /// P(more lanes won than lost) − P(more lost than won), lanes independent.
 fn majority_edge(f: [&Feat; 3]) -> f64 {
-    // Distribution of (won − lost) over the three lanes.
+    // Distribution of (won − lost) over the three lanes, offset by 3: after `i` lanes only
+    // the places `3 − i ..= 3 + i` can hold anything, so only they are spread (the others
+    // hold exact zeros, whose terms would add nothing).
     let mut dist = [0.0f64; 7];
     dist[3] = 1.0;
-    for x in f {
+    for (i, x) in f.into_iter().enumerate() {
         let mut next = [0.0f64; 7];
-        for (d, &p) in dist.iter().enumerate() {
-            if p == 0.0 {
-                continue;
-            }
-            if d + 1 < 7 {
-                next[d + 1] += p * x.w;
-            }
-            if d >= 1 {
-                next[d - 1] += p * x.l;
-            }
+        for d in 3 - i..=3 + i {
+            let p = dist[d];
+            next[d + 1] += p * x.w;
+            next[d - 1] += p * x.l;
             next[d] += p * x.t;
         }
         dist = next;

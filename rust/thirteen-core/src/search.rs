@@ -133,6 +133,8 @@ struct Rest {
 
 /// Every rank's bit 3 (13 ranks).
 const RANK_GUARDS: u64 = 0x8_8888_8888_8888;
+/// Every rank's bit 0.
+const RANK_ONES: u64 = RANK_GUARDS >> 3;
 
 impl Rest {
     fn new(cards: &[Card]) -> Rest {
@@ -182,7 +184,7 @@ impl Rest {
     }
 
     /// Whether no two disjoint fives of the 10 positions that a front on positions `mask`
-    /// leaves are both at least the front, a pair or trips of rank index `rank`, told from
+    /// leaves are both at least the front (of value `front`: a pair or trips), told from
     /// counts: the rest holds no five of one suit and no five ranks in a row (the wheel
     /// included), and against a pair, each five needs a pair of a rank at least the
     /// front's or two pairs (the rest holds fewer than two ranks twice at or above it,
@@ -190,20 +192,23 @@ impl Rest {
     /// each needs a rank three times. No legal split then holds the front (its middle and
     /// back would both have to be at least it).
     #[inline]
-    fn leaves_below(&self, mask: u32, front: Category, rank: u32) -> bool {
+    fn leaves_below(&self, mask: u32, front: HandValue) -> bool {
         let Some(ranks) = self.left_unsuited(mask) else {
             return false;
         };
         // Bit 0 of each rank held (counts at most 5).
-        let held = (ranks | ranks >> 1 | ranks >> 2) & 0x1_1111_1111_1111;
+        let held = (ranks | ranks >> 1 | ranks >> 2) & RANK_ONES;
         let run = held & held >> 4 & held >> 8 & held >> 12 & held >> 16;
         if run != 0 || held & 0x1_0000_0000_1111 == 0x1_0000_0000_1111 {
             return false;
         }
         // Bit 3 of each rank held at least twice (three times).
-        let twice = (ranks + 0x6_6666_6666_6666) & RANK_GUARDS;
-        let thrice = (ranks + 0x5_5555_5555_5555) & RANK_GUARDS;
-        match front {
+        let twice = (ranks + 6 * RANK_ONES) & RANK_GUARDS;
+        let thrice = (ranks + 5 * RANK_ONES) & RANK_GUARDS;
+        // The pair's (trips') rank index: its one bit in the value's primary mask
+        // ([`crate::eval`]'s layout).
+        let rank = ((front.raw() >> 14) & 0x1fff).trailing_zeros();
+        match front.category() {
             Category::OnePair => {
                 let at_or_above = twice & (u64::MAX << (4 * rank));
                 let (high, all) = (at_or_above.count_ones(), twice.count_ones());
@@ -406,8 +411,7 @@ pub fn best_splits(
             let mut w = u32::MAX;
             // Most fronts that fail leave only weaker fives: told from counts at once, where
             // reading the 126 ways would take all of them.
-            let primary = (vf >> 14) & 0x1fff;
-            if rest_of.leaves_below(s.three[fi], v3[fi].category(), primary.trailing_zeros()) {
+            if rest_of.leaves_below(s.three[fi], v3[fi]) {
                 *slot = (stamp, w, true);
                 return false;
             }
@@ -891,8 +895,7 @@ mod tests {
             ],
         );
         let (mut plain, mut other) = (0, 0);
-        for (h, wheel) in &hands {
-            let (h, wheel) = (h, *wheel);
+        for &(ref h, wheel) in &hands {
             let s = HandSplits::new(h, wheel);
             let rest = Rest::new(h);
             let v5 = s.five_values();
@@ -941,8 +944,7 @@ mod tests {
             ],
         );
         let (mut said, mut held) = (0, 0);
-        for (h, wheel) in &hands {
-            let (h, wheel) = (h, *wheel);
+        for &(ref h, wheel) in &hands {
             let s = HandSplits::new(h, wheel);
             let rest = Rest::new(h);
             let (v3, v5) = (s.three_values(), s.five_values());
@@ -951,11 +953,10 @@ mod tests {
                 if !matches!(vf.category(), Category::OnePair | Category::ThreeOfAKind) {
                     continue;
                 }
-                let rank = ((vf.raw() >> 14) & 0x1fff).trailing_zeros();
                 let holds = crate::split::front_rest(fi)
                     .iter()
                     .any(|&(a, b)| v5[a as usize].min(v5[b as usize]) >= vf);
-                if rest.leaves_below(mf, vf.category(), rank) {
+                if rest.leaves_below(mf, vf) {
                     assert!(!holds, "{h:?} {wheel:?} front {mf:b}");
                     said += 1;
                 } else if holds {

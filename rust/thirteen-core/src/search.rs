@@ -655,13 +655,17 @@ pub fn best_splits(
                     }
                 }
                 if strongest.is_none() && until < order.len() {
+                    // Each middle as `value << 16 | !index` (16 bits): a legal middle is one
+                    // whose key is at most the back's (weaker, or as strong and placed later).
+                    let kb = ((vb.raw() as u64) << 16) | (!bi as u64 & 0xffff);
                     let mut km = 0u64;
                     for &(fi, mi) in pairs {
-                        let ok = legal_pair(fi as usize, mi as usize);
                         let vm = v5[mi as usize].raw();
-                        km = km.max((((vm as u64) << 16) | mi as u64) & (ok as u64).wrapping_neg());
+                        let key = ((vm as u64) << 16) | (!mi as u64 & 0xffff);
+                        let ok = (key <= kb) & (v3[fi as usize].raw() <= vm);
+                        km = km.max(key & (ok as u64).wrapping_neg());
                     }
-                    strongest = (km != 0).then_some(((km & 0xffff) as usize, (km >> 16) as u32));
+                    strongest = (km != 0).then_some((!km as usize & 0xffff, (km >> 16) as u32));
                 }
                 let Some((top_mi, top_value)) = strongest else {
                     continue;

@@ -58,7 +58,12 @@
 //!   `ub3(b, m) = score(strongest front left by b, m, b)` cannot beat the best found; with
 //!   one split asked for, a middle whose front is no stronger than a stronger middle's is
 //!   skipped. The middles that miss the back, and each middle's front (the first front no
-//!   stronger than it that misses both), are found 64 places at a time.
+//!   stronger than it that misses both), are found 64 places at a time. With one split (or
+//!   distinct ones) asked for, a middle of the same value as the one before it is skipped
+//!   (it leaves the same ranks, so fronts of the same values: a front's value is its
+//!   ranks'), and so is a back that holds the same cards as an earlier back of its value
+//!   (a card held twice, the extra diamonds: `Twins`); either's splits have the values of
+//!   splits already placed or bounded, and a later split must beat the best strictly.
 //!
 //! When a lane's value falls as the category rises somewhere (a custom rule set), the
 //! score can fall as a lane's value rises, and the bounds above would not hold. They are
@@ -217,6 +222,38 @@ impl Rest {
             Category::ThreeOfAKind => thrice.count_ones() < 2,
             _ => false,
         }
+    }
+}
+
+/// A hand holding some card twice (the extra diamonds of kaixin 多三张, more than 13 cards):
+/// each position weighs `1 << 2·p`, `p` the first position holding its card, so that a set of
+/// positions sums to the count of each card it holds (at most two: two bits each). Two sets
+/// with one key hold the same cards, and so leave the same cards.
+struct Twins {
+    weight: [u64; 16],
+}
+
+impl Twins {
+    fn new(cards: &[Card]) -> Option<Twins> {
+        let mut weight = [0u64; 16];
+        let mut twice = false;
+        for (p, c) in cards.iter().enumerate().take(16) {
+            let first = cards.iter().position(|x| x == c).unwrap_or(p);
+            twice |= first != p;
+            weight[p] = 1 << (2 * first);
+        }
+        twice.then_some(Twins { weight })
+    }
+
+    /// The cards that the positions of `mask` hold, as a key.
+    fn key(&self, mask: u32) -> u64 {
+        let mut m = mask;
+        let mut k = 0;
+        while m != 0 {
+            k += self.weight[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+        k
     }
 }
 
@@ -446,6 +483,10 @@ pub fn best_splits(
         let mut failed = Failed::default();
         // The value of the last back searched whose rest is plain ([`rest_is_plain`]).
         let mut covered: Option<HandValue> = None;
+        // A card held twice, one split (or distinct ones) asked for: the cards of the backs
+        // of this value searched so far.
+        let twins = Twins::new(cards).filter(|_| top == 1 || distinct);
+        let mut held: Vec<u64> = Vec::new();
         for at in 0..order.len() {
             let key = order.at(at);
             let bi = falling::index(key);
@@ -521,6 +562,20 @@ pub fn best_splits(
                     }
                 }
             }
+            // A card held twice: a back holding the same cards as an earlier back of its
+            // value leaves the same cards, so its splits are the earlier back's with the same
+            // three values; a later split must beat the best strictly (and, distinct, its
+            // twin of the same values), so the later back is skipped.
+            if let Some(t) = &twins {
+                if at == run_start {
+                    held.clear();
+                }
+                let k = t.key(mb);
+                if held.contains(&k) {
+                    continue;
+                }
+                held.push(k);
+            }
             // With 13 cards the back's 56 splits come from a table; with more, its middles
             // come from the walk.
             let pairs = (n == 13).then(|| crate::split::rest_pairs(bi));
@@ -567,12 +622,23 @@ pub fn best_splits(
                 // first front missing both from the first front no stronger than it.
                 let mut q = run_start;
                 let mut fcap = cap;
+                // One split (or distinct ones) asked for: a middle of the value of the middle
+                // before it leaves the same ranks (a value fixes its ranks), so the same
+                // front values (a front's value is its ranks'): its splits have the values
+                // of the earlier one's, and it is skipped as a twin back is below.
+                let mut last_middle = None;
                 while let Some(key) = order.next_missing(&mut q, order.len(), mb) {
                     let (mi, mm) = (falling::index(key), falling::mask(key));
                     if !legal_mid(mi) {
                         continue;
                     }
                     let vm = v5[mi];
+                    if top == 1 || distinct {
+                        if last_middle == Some(vm) {
+                            continue;
+                        }
+                        last_middle = Some(vm);
+                    }
                     let mf = lazy(mi, Lane::Middle);
                     if prune && best.len() == top && scorer.score(&tf, &mf, &bf) <= floor {
                         break;
@@ -1155,13 +1221,33 @@ mod tests {
         assert!((x.units - 36.0).abs() < 1e-6, "{x:?}");
     }
 
-    #[test]
-    fn sixteen_cards_equal_the_best_of_every_13() {
-        // Three rule sets: lane values that rise (as kaixin-extra); five of a kind worth
-        // less than a straight flush in the middle and back (as `variants` leaves it), the
-        // bounds at the envelope but a (back, middle)'s strongest front still best; and a
-        // front pair worth more than front trips, fronts scored down to the first whose
-        // bound cannot beat the best found.
+    /// The cards at the positions of `mask`.
+    fn picked(dealt: &[Card], mask: u32) -> Vec<Card> {
+        (0..dealt.len())
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| dealt[i])
+            .collect()
+    }
+
+    /// The values of every 5- and 3-position subset of `dealt`, indexed as [`subsets`].
+    fn subset_values(dealt: &[Card], wheel: Wheel) -> (Vec<HandValue>, Vec<HandValue>) {
+        let s = subsets(dealt.len());
+        let of = |m: u32| picked(dealt, m);
+        (
+            s.five
+                .iter()
+                .map(|&m| crate::eval::evaluate5(&of(m).try_into().unwrap(), wheel))
+                .collect(),
+            s.three
+                .iter()
+                .map(|&m| crate::eval::evaluate3(&of(m).try_into().unwrap()))
+                .collect(),
+        )
+    }
+
+    /// Rule sets for the extra diamonds' 16 cards: lane values that rise (as kaixin-extra),
+    /// and five of a kind worth less than a straight flush in the middle and back.
+    fn extra_rules() -> (Rules, Rules) {
         let middle_falls = Rules {
             deck: DeckKind::ExtraDiamonds,
             dealt: 16,
@@ -1170,6 +1256,158 @@ mod tests {
         let mut rising = middle_falls.clone();
         rising.lane_values[1][9] = 11;
         rising.lane_values[2][9] = 6;
+        (rising, middle_falls)
+    }
+
+    /// A hand of `n` cards drawn from the extra deck's 26 diamonds and `others` cards of the
+    /// other suits: many cards held twice.
+    fn diamond_heavy(rng: &mut rand_chacha::ChaCha20Rng, n: usize, others: usize) -> Vec<Card> {
+        let (mut pool, mut rest): (Vec<Card>, Vec<Card>) = DeckKind::ExtraDiamonds
+            .cards()
+            .iter()
+            .partition(|c| c.suit() == crate::card::Suit::Diamonds);
+        shuffle(&mut rest, rng);
+        pool.extend_from_slice(&rest[..others]);
+        shuffle(&mut pool, rng);
+        pool.truncate(n);
+        pool
+    }
+
+    #[test]
+    fn twins_keys_are_equal_exactly_when_the_cards_are() {
+        let mut rng = rng_for(22);
+        for case in 0..40 {
+            let hand = diamond_heavy(&mut rng, 16, [4, 12, 20, 30][case % 4]);
+            let mut once = hand.clone();
+            once.sort();
+            once.dedup();
+            let Some(twins) = Twins::new(&hand) else {
+                assert_eq!(once.len(), 16, "no card held twice");
+                continue;
+            };
+            assert!(once.len() < 16);
+            let cards_of = |m: u32| {
+                let mut c: Vec<Card> = (0..16)
+                    .filter(|i| m >> i & 1 == 1)
+                    .map(|i| hand[i])
+                    .collect();
+                c.sort();
+                c
+            };
+            // One key for one set of cards, and one set of cards for one key.
+            let mut by_key = std::collections::HashMap::new();
+            let mut by_cards = std::collections::HashMap::new();
+            for &m in &subsets(16).five {
+                let (k, c) = (twins.key(m), cards_of(m));
+                assert_eq!(by_key.entry(k).or_insert_with(|| c.clone()), &c);
+                assert_eq!(by_cards.entry(c).or_insert(k), &k);
+            }
+        }
+        let standard = random_hand(&mut rng, DeckKind::Standard, 13);
+        assert!(Twins::new(&standard).is_none());
+    }
+
+    #[test]
+    fn cards_held_twice_leave_the_best_splits_unchanged() {
+        // Hands of 14 to 16 cards, many held twice, so that many backs and middles hold
+        // the same cards as another: the best split (and the best three with distinct
+        // values) against the best of every way to keep 13.
+        let (rising, middle_falls) = extra_rules();
+        let counts = build_tables(&rising, 4, 200, 2, 5);
+        let ctx = Context {
+            players: 4,
+            role: Role::Player,
+        };
+        let mut rng = rng_for(21);
+        let (hands, mut twice) = (12, 0);
+        for case in 0..hands {
+            let n = [14, 15, 16][case % 3];
+            let rules = if case % 4 < 2 { &rising } else { &middle_falls };
+            let tables = &LaneTables::from_counts(&counts, rules);
+            let dealt = diamond_heavy(&mut rng, n, [4, 12, 20][case % 3]);
+            twice += Twins::new(&dealt).is_some() as usize;
+            let s = subsets(n);
+            let pick = |m: u32| picked(&dealt, m);
+            let (v5, v3) = subset_values(&dealt, rules.wheel);
+            let removal = tables.removal(&dealt, rules);
+            // Every way to keep 13, by the 13-card search (checked against a full scan
+            // above) for its best `K` splits, all of them (not distinct: no split is
+            // skipped as another's twin there). A split uses 13 of the cards, so it is met
+            // under one way to keep 13 only; each way's `K` must hold its best three values
+            // (else `K` is too small for this check).
+            const K: usize = 100;
+            let mut all: Vec<(f64, [HandValue; 3])> = Vec::new();
+            for keep in (0u32..1 << n).filter(|m| m.count_ones() == 13) {
+                let hs = HandSplits::new(&pick(keep).try_into().unwrap(), rules.wheel);
+                let (h3, h5) = (hs.three_values(), hs.five_values());
+                let c = best_splits(
+                    hs.cards(),
+                    h5,
+                    h3,
+                    rules,
+                    tables,
+                    removal.as_ref(),
+                    ctx,
+                    K,
+                    false,
+                    &mut SearchStats::default(),
+                );
+                let values: Vec<[HandValue; 3]> = c
+                    .iter()
+                    .map(|c| [h3[c.subsets.0], h5[c.subsets.1], h5[c.subsets.2]])
+                    .collect();
+                let mut kinds = values.clone();
+                kinds.sort();
+                kinds.dedup();
+                assert!(c.len() < K || kinds.len() >= 3, "K too small");
+                all.extend(c.iter().zip(values).map(|(c, v)| (c.expected, v)));
+            }
+            all.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap());
+            let mut distinct: Vec<(f64, [HandValue; 3])> = Vec::new();
+            for &w in &all {
+                if !distinct.iter().any(|d| d.1 == w.1) {
+                    distinct.push(w);
+                }
+            }
+            // The best forty with any values too (each split counted, twins included).
+            for (top, dist) in [(1, false), (3, true), (40, false)] {
+                let want = if dist { &distinct } else { &all };
+                let got = best_splits(
+                    &dealt,
+                    &v5,
+                    &v3,
+                    rules,
+                    tables,
+                    removal.as_ref(),
+                    ctx,
+                    top,
+                    dist,
+                    &mut SearchStats::default(),
+                );
+                assert_eq!(got.len(), top);
+                for (c, w) in got.iter().zip(want) {
+                    assert!((c.expected - w.0).abs() < 1e-9, "{} vs {}", c.expected, w.0);
+                    let (f, m, b) = c.subsets;
+                    let (mf, mm, mb) = (s.three[f], s.five[m], s.five[b]);
+                    assert_eq!((mf & mm, mf & mb, mm & mb), (0, 0, 0), "disjoint lanes");
+                    assert!(v3[f] <= v5[m] && v5[m] <= v5[b], "legal");
+                }
+            }
+        }
+        assert!(
+            twice >= hands - 2,
+            "most hands hold some card twice: {twice}"
+        );
+    }
+
+    #[test]
+    fn sixteen_cards_equal_the_best_of_every_13() {
+        // Three rule sets: lane values that rise (as kaixin-extra); five of a kind worth
+        // less than a straight flush in the middle and back (as `variants` leaves it), the
+        // bounds at the envelope but a (back, middle)'s strongest front still best; and a
+        // front pair worth more than front trips, fronts scored down to the first whose
+        // bound cannot beat the best found.
+        let (rising, middle_falls) = extra_rules();
         let mut front_falls = rising.clone();
         front_falls.lane_values[0][1] = 9;
         assert!(lane_values_monotone(&rising));
@@ -1210,22 +1448,8 @@ mod tests {
                     random_hand(&mut rng, DeckKind::ExtraDiamonds, n)
                 };
                 let s = subsets(n);
-                let pick = |m: u32| -> Vec<Card> {
-                    (0..n)
-                        .filter(|i| m & (1 << i) != 0)
-                        .map(|i| dealt[i])
-                        .collect()
-                };
-                let v5: Vec<HandValue> = s
-                    .five
-                    .iter()
-                    .map(|&m| crate::eval::evaluate5(&pick(m).try_into().unwrap(), rules.wheel))
-                    .collect();
-                let v3: Vec<HandValue> = s
-                    .three
-                    .iter()
-                    .map(|&m| crate::eval::evaluate3(&pick(m).try_into().unwrap()))
-                    .collect();
+                let pick = |m: u32| picked(&dealt, m);
+                let (v5, v3) = subset_values(&dealt, rules.wheel);
                 // Brute force over every way to keep 13, each solved by the 13-card search
                 // (itself checked against a full scan above): a split uses 13 of the cards,
                 // so it is met under one way to keep 13 only, and the best three splits are

@@ -496,6 +496,20 @@ pub fn best_splits(
             }
             let full = best.len() == top;
             stats.visited += 1;
+            // A card held twice: a back holding the same cards as an earlier back of its
+            // value leaves the same cards, so its splits are the earlier back's with the same
+            // three values; a later split must beat the best strictly (and, distinct, its
+            // twin of the same values), so the later back is skipped.
+            if let Some(t) = &twins {
+                if at == run_start {
+                    held.clear();
+                }
+                let k = t.key(mb);
+                if held.contains(&k) {
+                    continue;
+                }
+                held.push(k);
+            }
             if prune && full {
                 // The middle cap: the first five from this back's value down that some five
                 // at least it and at most this back misses (`mid`, moving forward only).
@@ -561,20 +575,6 @@ pub fn best_splits(
                         break;
                     }
                 }
-            }
-            // A card held twice: a back holding the same cards as an earlier back of its
-            // value leaves the same cards, so its splits are the earlier back's with the same
-            // three values; a later split must beat the best strictly (and, distinct, its
-            // twin of the same values), so the later back is skipped.
-            if let Some(t) = &twins {
-                if at == run_start {
-                    held.clear();
-                }
-                let k = t.key(mb);
-                if held.contains(&k) {
-                    continue;
-                }
-                held.push(k);
             }
             // With 13 cards the back's 56 splits come from a table; with more, its middles
             // come from the walk.

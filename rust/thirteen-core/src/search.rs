@@ -235,9 +235,10 @@ struct Twins {
 
 impl Twins {
     fn new(cards: &[Card]) -> Option<Twins> {
+        debug_assert!(cards.len() <= 16);
         let mut weight = [0u64; 16];
         let mut twice = false;
-        for (p, c) in cards.iter().enumerate().take(16) {
+        for (p, c) in cards.iter().enumerate() {
             let first = cards.iter().position(|x| x == c).unwrap_or(p);
             twice |= first != p;
             weight[p] = 1 << (2 * first);
@@ -625,7 +626,7 @@ pub fn best_splits(
                 // One split (or distinct ones) asked for: a middle of the value of the middle
                 // before it leaves the same ranks (a value fixes its ranks), so the same
                 // front values (a front's value is its ranks'): its splits have the values
-                // of the earlier one's, and it is skipped as a twin back is below.
+                // of the earlier one's, and it is skipped as a twin back is.
                 let mut last_middle = None;
                 while let Some(key) = order.next_missing(&mut q, order.len(), mb) {
                     let (mi, mm) = (falling::index(key), falling::mask(key));

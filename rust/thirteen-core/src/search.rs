@@ -1310,7 +1310,7 @@ mod tests {
 
     #[test]
     fn cards_held_twice_leave_the_best_splits_unchanged() {
-        // Hands of 14 to 16 cards, many held twice, so that many backs and middles hold
+        // Hands of 13 to 16 cards, many held twice, so that many backs and middles hold
         // the same cards as another: the best split (and the best three with distinct
         // values) against the best of every way to keep 13.
         let (rising, middle_falls) = extra_rules();
@@ -1320,10 +1320,14 @@ mod tests {
             role: Role::Player,
         };
         let mut rng = rng_for(21);
-        let (hands, mut twice) = (12, 0);
+        let (hands, mut twice) = (16, 0);
         for case in 0..hands {
-            let n = [14, 15, 16][case % 3];
-            let rules = if case % 4 < 2 { &rising } else { &middle_falls };
+            let n = [13, 14, 15, 16][case % 4];
+            let rules = if case / 4 % 2 == 0 {
+                &rising
+            } else {
+                &middle_falls
+            };
             let tables = &LaneTables::from_counts(&counts, rules);
             let dealt = diamond_heavy(&mut rng, n, [4, 12, 20][case % 3]);
             twice += Twins::new(&dealt).is_some() as usize;
@@ -1331,28 +1335,32 @@ mod tests {
             let pick = |m: u32| picked(&dealt, m);
             let (v5, v3) = subset_values(&dealt, rules.wheel);
             let removal = tables.removal(&dealt, rules);
-            // Every way to keep 13, by the 13-card search (checked against a full scan
-            // above) for its best `K` splits, all of them (not distinct: no split is
-            // skipped as another's twin there). A split uses 13 of the cards, so it is met
-            // under one way to keep 13 only; each way's `K` must hold its best three values
-            // (else `K` is too small for this check).
+            // Every way to keep 13: 13 cards by a full scan; more, each way by the 13-card
+            // search (checked against a full scan above) for its best `K` splits, all of
+            // them (not distinct: no split is skipped as another's twin there). A split uses
+            // 13 of the cards, so it is met under one way to keep 13 only; each way's `K`
+            // must hold its best three values (else `K` is too small for this check).
             const K: usize = 100;
             let mut all: Vec<(f64, [HandValue; 3])> = Vec::new();
             for keep in (0u32..1 << n).filter(|m| m.count_ones() == 13) {
                 let hs = HandSplits::new(&pick(keep).try_into().unwrap(), rules.wheel);
                 let (h3, h5) = (hs.three_values(), hs.five_values());
-                let c = best_splits(
-                    hs.cards(),
-                    h5,
-                    h3,
-                    rules,
-                    tables,
-                    removal.as_ref(),
-                    ctx,
-                    K,
-                    false,
-                    &mut SearchStats::default(),
-                );
+                let c = if n == 13 {
+                    ev_all(&hs, rules, tables, ctx)
+                } else {
+                    best_splits(
+                        hs.cards(),
+                        h5,
+                        h3,
+                        rules,
+                        tables,
+                        removal.as_ref(),
+                        ctx,
+                        K,
+                        false,
+                        &mut SearchStats::default(),
+                    )
+                };
                 let values: Vec<[HandValue; 3]> = c
                     .iter()
                     .map(|c| [h3[c.subsets.0], h5[c.subsets.1], h5[c.subsets.2]])

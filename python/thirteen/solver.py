@@ -9,7 +9,9 @@ Strategies (``strategy=``):
   (全垒打), majority bonus; a held special (报到) is declared when its units beat the best
   split. The events that need all three lanes (a scoop won or lost, a home run) are priced
   over 16 classes of the opponent's arrangement (its front and middle): the lanes of one
-  hand are not independent, a strong front is often bought with a weak middle.
+  hand are not independent, a strong front is often bought with a weak middle. An
+  opponent's home run that takes the seat in is priced from the chance that the opponent
+  scoops this seat and, at its class's scoop rate, every other seat.
 * ``"mc"``: Monte Carlo over the unseen cards: ``samples`` deals of the opponents' hands, each
   opponent arranged by ``ev``; the best ``ev`` candidates are settled exactly under the rules
   against every sample (in parallel, seeded); the best mean wins.

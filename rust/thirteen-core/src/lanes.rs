@@ -139,6 +139,9 @@ pub type ClassRows = [Vec<ClassRow>; 3];
 #[derive(Clone, Debug)]
 struct Classes {
     weight: [f64; CLASSES],
+    /// Per class: how often an arrangement of the class scoops another seat's
+    /// ([`scoop_rates`]).
+    scoops: [f64; CLASSES],
     /// Indexed by [`Ties`]; only `Drawn` unless the rules give ties to the banker.
     rows: Vec<ClassRows>,
 }
@@ -175,6 +178,23 @@ fn class_row(
         r.u[k] = (u * p) as f32;
     }
     r
+}
+
+/// Per class `c`: the chance that an arrangement of class `c` wins all three lanes against
+/// another seat's arrangement (a scoop, 打枪), that seat's class drawn by the class weights
+/// and, within a pair of classes, the lanes taken as independent:
+/// `Σ_c' weight[c'] · Π_lane P(lane of c > lane of c')`.
+fn scoop_rates(dists: &[[LaneDist; 3]], weight: &[f64; CLASSES]) -> [f64; CLASSES] {
+    std::array::from_fn(|c| {
+        (0..dists.len().min(CLASSES))
+            .map(|o| {
+                weight[o]
+                    * (0..3)
+                        .map(|lane| dists[c][lane].beats(&dists[o][lane]))
+                        .product::<f64>()
+            })
+            .sum()
+    })
 }
 
 /// Opponent lane-value distribution of one lane.
@@ -245,6 +265,23 @@ impl LaneDist {
         let eq = i < self.values.len() && self.values[i] == v;
         let tie = if eq { self.mass[i] } else { 0.0 };
         (self.cum_below[i], tie, self.above_from[i + eq as usize])
+    }
+
+    /// P(a value drawn from this distribution is above one drawn from `other`); 0 when
+    /// either is empty. One merge of the two sorted value lists.
+    pub fn beats(&self, other: &LaneDist) -> f64 {
+        if self.is_empty() || other.is_empty() {
+            return 0.0;
+        }
+        // `i`: this distribution's first value above `other`'s current one.
+        let (mut i, mut p) = (0, 0.0);
+        for (v, m) in other.values.iter().zip(&other.mass) {
+            while i < self.values.len() && self.values[i] <= *v {
+                i += 1;
+            }
+            p += m * (1.0 - self.cum_below[i]);
+        }
+        p
     }
 
     /// Number of distinct values observed.
@@ -358,7 +395,16 @@ impl LaneTables {
                     })
                 })
                 .collect();
-            (Box::new(Classes { weight, rows }), five, three)
+            let scoops = scoop_rates(&dists, &weight);
+            (
+                Box::new(Classes {
+                    weight,
+                    scoops,
+                    rows,
+                }),
+                five,
+                three,
+            )
         });
         let mut values: Vec<u32> = lanes
             .iter()
@@ -428,6 +474,12 @@ impl LaneTables {
     /// Each class's weight (its share of the hands counted); `None` without classes.
     pub fn class_weights(&self) -> Option<[f64; CLASSES]> {
         self.classes.as_ref().map(|c| c.weight)
+    }
+
+    /// Per class, how often an arrangement of the class scoops another seat's
+    /// ([`scoop_rates`]); `None` without classes.
+    pub fn class_scoops(&self) -> Option<[f64; CLASSES]> {
+        self.classes.as_ref().map(|c| c.scoops)
     }
 
     /// The class rows with drawn lanes taken as `ties` says; `None` without classes (or
@@ -562,5 +614,27 @@ mod tests {
         // 13 × C(12,3) one-pair and C(13,2) × 11 two-pair rank patterns.
         let extra = all_values(DeckKind::ExtraDiamonds, Wheel::Low).len();
         assert_eq!(extra, 7_462 + 455 + 13 + 13 * 220 + 78 * 11);
+    }
+
+    #[test]
+    fn beats_is_the_chance_of_a_higher_value() {
+        let rules = Rules::default();
+        let v = |k: u32| k << 14;
+        let dist = |pairs: &[(u32, u64)]| LaneDist::from_counts(pairs, Lane::Back, &rules);
+        // {1, 3} evenly against {2}: only the 3 is above.
+        let a = dist(&[(v(1), 1), (v(3), 1)]);
+        let b = dist(&[(v(2), 5)]);
+        assert!((a.beats(&b) - 0.5).abs() < 1e-12);
+        assert!((b.beats(&a) - 0.5).abs() < 1e-12);
+        // Equal values are not above: {1, 2, 3} against itself, 3 of 9 pairs above.
+        let c = dist(&[(v(1), 1), (v(2), 1), (v(3), 1)]);
+        assert!((c.beats(&c) - 1.0 / 3.0).abs() < 1e-12);
+        // Weighted: {1: 3/4, 4: 1/4} against {2: 1/2, 4: 1/2}: the 4 above the 2, 1/8.
+        let d = dist(&[(v(1), 3), (v(4), 1)]);
+        let e = dist(&[(v(2), 1), (v(4), 1)]);
+        assert!((d.beats(&e) - 0.125).abs() < 1e-12);
+        // And back: both of its values are above the 1 (3/4), neither above the 4.
+        assert!((e.beats(&d) - 0.75).abs() < 1e-12);
+        assert_eq!(dist(&[]).beats(&a), 0.0);
     }
 }

@@ -17,6 +17,12 @@
 //! class, the classes weighted by how often they are played. Sums over the classes run in a
 //! fixed order on non-negative terms, so the score stays non-decreasing in each lane's value
 //! after rounding too.
+//!
+//! With classes, an opponent's home run that takes this seat in is priced too (all-pairs
+//! mode, at a table where a home run counts): the opponent scoops this seat (`P(lose all)`
+//! per class of its arrangement) and each other seat with its class's scoop rate
+//! ([`crate::lanes::LaneTables::class_scoops`]), taken as independent; the units it pays are
+//! subtracted. The seat's own home run is `P(win all)` to the power of the opponents met.
 
 use crate::error::Lane;
 use crate::eval::HandValue;
@@ -178,9 +184,16 @@ fn sum16(x: &[f32; CLASSES]) -> f64 {
 
 /// Under the class mixture: P(win all three lanes), P(lose all three) and, with `paid`, the
 /// expected units the opponent collects over the three lanes when it wins all three (0
-/// without: only a doubled scoop pays them again).
+/// without: only a doubled scoop pays them again); with `against`, the expected extra units
+/// paid to the opponent's home run ([`Against`]).
 #[inline]
-fn joint(f: &ClassRow, m: &ClassRow, b: &ClassRow, paid: bool) -> (f64, f64, f64) {
+fn joint(
+    f: &ClassRow,
+    m: &ClassRow,
+    b: &ClassRow,
+    paid: bool,
+    against: Option<&Against>,
+) -> (f64, f64, f64, f64) {
     let mut pw = [0f32; CLASSES];
     let mut pl = [0f32; CLASSES];
     for k in 0..CLASSES {
@@ -188,13 +201,68 @@ fn joint(f: &ClassRow, m: &ClassRow, b: &ClassRow, paid: bool) -> (f64, f64, f64
         pl[k] = f.l[k] * m.l[k] * b.l[k];
     }
     let mut lost = [0f32; CLASSES];
-    if paid {
+    let lost_needed = paid || against.is_some_and(|a| a.lost != 0.0);
+    if lost_needed {
         for (k, x) in lost.iter_mut().enumerate() {
             let ml = m.l[k] * b.l[k];
             *x = f.u[k] * ml + f.l[k] * (m.u[k] * b.l[k] + m.l[k] * b.u[k]);
         }
     }
-    (sum16(&pw), sum16(&pl), sum16(&lost))
+    let extra = against.map_or(0.0, |a| {
+        let by = |x: &[f32; CLASSES]| sum16(&std::array::from_fn(|k| x[k] * a.rate[k]));
+        let lost_part = if a.lost != 0.0 {
+            a.lost * by(&lost)
+        } else {
+            0.0
+        };
+        a.scooped * by(&pl) + lost_part
+    });
+    let lost_all = if paid { sum16(&lost) } else { 0.0 };
+    (sum16(&pw), sum16(&pl), lost_all, extra)
+}
+
+/// The price of an opponent's home run (全垒打) that takes this seat in: the opponent must
+/// scoop this seat (P(lose all three), per class of its arrangement) and every other seat,
+/// each with its class's scoop rate ([`LaneTables::class_scoops`]), taken as independent.
+/// Per class, `rate` = that rate to the power of the other seats' number; the extra units
+/// paid are `scooped` per scoop plus `lost` times the lane units lost in it.
+#[derive(Clone, Copy, Debug)]
+struct Against {
+    rate: [f32; CLASSES],
+    scooped: f64,
+    lost: f64,
+}
+
+impl Against {
+    /// For a seat meeting every other seat (RULES.md 4, step 7): at a table of at least
+    /// the home run's `min_players`, with classes in the tables and a home run that pays.
+    fn new(rules: &Rules, ctx: Context, tables: &LaneTables) -> Option<Against> {
+        let (kind, units, min_players) = rules.home_run;
+        if rules.mode != Mode::AllPairs || ctx.players < min_players as usize {
+            return None;
+        }
+        let scoops = tables.class_scoops()?;
+        let others = ctx.players as i32 - 2;
+        let rate = scoops.map(|s| s.powi(others) as f32);
+        let mb = rules.majority_bonus as f64;
+        // What a scooped seat pays its scooper, by the scoop's kind: the lanes' units
+        // (`lost`) and units per scoop; a doubled home run pays it once more.
+        let (scoop_lost, scoop_units) = match rules.scoop.0 {
+            BonusKind::Double => (2.0, 2.0 * mb),
+            BonusKind::Bonus => (1.0, mb + rules.scoop.1 as f64),
+            BonusKind::None => (1.0, mb),
+        };
+        let (scooped, lost) = match kind {
+            BonusKind::Bonus => (units as f64, 0.0),
+            BonusKind::Double => (scoop_units, scoop_lost),
+            BonusKind::None => return None,
+        };
+        Some(Against {
+            rate,
+            scooped,
+            lost,
+        })
+    }
 }
 
 /// P(more lanes won than lost) − P(more lost than won), lanes independent.
@@ -225,6 +293,8 @@ pub(crate) struct Scorer<'a> {
     /// The tables' class rows for this seat, when they have classes (the joint events are
     /// then priced by [`joint`]).
     rows: Option<&'a ClassRows>,
+    /// An opponent's home run that takes this seat in, when one can (with classes).
+    against: Option<Against>,
 }
 
 /// A row of zeros, for a value without a class row (no lane of the rules' deck has one).
@@ -251,9 +321,11 @@ impl<'a> Scorer<'a> {
             && k >= 1;
         // Only a scoop or a home run needs the joint events.
         let joint = rules.scoop.0 != BonusKind::None || home_run;
+        let rows = tables.class_rows(ties).filter(|_| joint);
         Scorer {
             rules,
-            rows: tables.class_rows(ties).filter(|_| joint),
+            against: rows.and(Against::new(rules, ctx, tables)),
+            rows,
             k: k as f64,
             hr_opponents: k as i32,
             home_run,
@@ -265,13 +337,19 @@ impl<'a> Scorer<'a> {
     /// only when a doubled scoop pays them again, else 0; lanes independent: the sum of the
     /// lanes' expected units paid when lost).
     #[inline]
-    fn joint_events(&self, f: &Feat, m: &Feat, b: &Feat) -> (f64, f64, f64) {
+    fn joint_events(&self, f: &Feat, m: &Feat, b: &Feat) -> (f64, f64, f64, f64) {
         if let Some(rows) = self.rows {
             let row = |lane: usize, r: u32| rows[lane].get(r as usize).unwrap_or(&NO_ROW);
             let paid = self.rules.scoop.0 == BonusKind::Double;
-            joint(row(0, f.row), row(1, m.row), row(2, b.row), paid)
+            let against = self.against.as_ref();
+            joint(row(0, f.row), row(1, m.row), row(2, b.row), paid, against)
         } else {
-            (f.w * m.w * b.w, f.l * m.l * b.l, f.paid + m.paid + b.paid)
+            (
+                f.w * m.w * b.w,
+                f.l * m.l * b.l,
+                f.paid + m.paid + b.paid,
+                0.0,
+            )
         }
     }
 
@@ -279,7 +357,7 @@ impl<'a> Scorer<'a> {
     pub(crate) fn score(&self, f: &Feat, m: &Feat, b: &Feat) -> f64 {
         let r = self.rules;
         let mut per = f.gain + m.gain + b.gain;
-        let (pw, pl, lost_all) = self.joint_events(f, m, b);
+        let (pw, pl, lost_all, home_run_against) = self.joint_events(f, m, b);
         let lanes_won = f.units + m.units + b.units;
         let mut scoop_win = lanes_won;
         if r.majority_bonus != 0 {
@@ -300,7 +378,7 @@ impl<'a> Scorer<'a> {
             BonusKind::Bonus => per += r.scoop.1 as f64 * (pw - pl),
             BonusKind::None => {}
         }
-        let mut total = self.k * per;
+        let mut total = self.k * (per - home_run_against);
         if self.home_run {
             let p_hr = pw.powi(self.hr_opponents);
             let each = match r.scoop.0 {
@@ -356,7 +434,7 @@ pub fn explain(
         )
     });
     let scorer = Scorer::new(rules, ctx, tables);
-    let (scoop, scooped, _) = scorer.joint_events(&f[0], &f[1], &f[2]);
+    let (scoop, scooped, ..) = scorer.joint_events(&f[0], &f[1], &f[2]);
     Explained {
         lanes: f.map(|x| (x.w, x.l)),
         scoop,
@@ -454,10 +532,12 @@ mod tests {
         LaneTables::from_counts(&counts, rules)
     }
 
-    fn expected(rules: &Rules, classes: bool) -> f64 {
+    /// The score of a split that wins every lane against the weak and loses every lane to
+    /// the strong, at a table of `players`.
+    fn expected(rules: &Rules, classes: bool, players: usize) -> f64 {
         let t = tables(rules, classes);
         let ctx = Context {
-            players: 2,
+            players,
             role: Role::Player,
         };
         let feat = |v, lane| features(v, lane, &t, rules, Role::Player, None);
@@ -489,12 +569,68 @@ mod tests {
                 majority_bonus: majority,
                 ..Rules::default()
             };
-            let (got, lanes) = (expected(&rules, true), expected(&rules, false));
+            let (got, lanes) = (expected(&rules, true, 2), expected(&rules, false, 2));
             assert!((got - mixed).abs() < 1e-6, "{scoop:?} {majority}: {got}");
             assert!(
                 (lanes - lanes_only).abs() < 1e-6,
                 "{scoop:?} {majority}: {lanes}"
             );
         }
+    }
+
+    #[test]
+    fn scoop_rates_are_read_from_the_classes() {
+        // The weak class (weight 3/4) ties the weak in every lane and loses every lane to
+        // the strong: it never scoops. The strong class scoops the weak (3/4 of seats) and
+        // ties the strong.
+        let t = tables(&Rules::default(), true);
+        let s = t.class_scoops().expect("classes");
+        assert!(s[0].abs() < 1e-12, "{s:?}");
+        assert!((s[15] - 0.75).abs() < 1e-12, "{s:?}");
+        assert!(s[1..15].iter().all(|&x| x == 0.0), "{s:?}");
+        assert_eq!(tables(&Rules::default(), false).class_scoops(), None);
+    }
+
+    #[test]
+    fn an_opponents_home_run_is_priced() {
+        // The split wins every lane against the weak (P 3/4) and loses every lane to the
+        // strong (P 1/4), lanes worth 1; the strong class scoops another seat with P 3/4.
+        let score = |rules: &Rules, players: usize| expected(rules, true, players);
+        // Scoop +6, home run +12 from each at 4 players. Per opponent: lanes 1.5, scoop
+        // 6 × (3/4 − 1/4) = 3; three opponents: 13.5. Mine: all three scooped with P 27/64,
+        // 12 from each: 15.1875. Theirs: a strong opponent (1/4) scoops me and both others
+        // ((3/4)²): 12 × 1/4 × 9/16 = 1.6875 from me, for each of three: 5.0625.
+        let bonus = Rules {
+            scoop: (BonusKind::Bonus, 6),
+            home_run: (BonusKind::Bonus, 12, 4),
+            ..Rules::default()
+        };
+        let got = score(&bonus, 4);
+        assert!((got - (13.5 + 15.1875 - 5.0625)).abs() < 1e-5, "{got}");
+        // At 3 players the home run needs 4: lanes and scoops only, two opponents.
+        let got = score(&bonus, 3);
+        assert!((got - 9.0).abs() < 1e-5, "{got}");
+        // Doubled scoop and home run from 3 players. Per opponent: 1.5 + 3 × 3/4 − 3 × 1/4
+        // = 3; two: 6. Mine: P 9/16 of scooping both, each pair's 6 doubled again: 9/16 × 2
+        // × 6 = 6.75. Theirs: the strong scoops me (1/4, 3 lanes doubled: 6) and the other
+        // seat (3/4), doubling the 6 again: 6 × 1/4 × 3/4 = 1.125, for each of two: 2.25.
+        let double = Rules {
+            scoop: (BonusKind::Double, 0),
+            home_run: (BonusKind::Double, 0, 3),
+            ..Rules::default()
+        };
+        let got = score(&double, 3);
+        assert!((got - (6.0 + 6.75 - 2.25)).abs() < 1e-5, "{got}");
+        // In banker mode only the banker hits a home run: no opponent's is priced.
+        let banker = Rules {
+            mode: Mode::Banker,
+            ..bonus
+        };
+        let ctx = Context {
+            players: 4,
+            role: Role::Banker,
+        };
+        let t = tables(&banker, true);
+        assert!(Against::new(&banker, ctx, &t).is_none());
     }
 }

@@ -184,41 +184,32 @@ fn sum16(x: &[f32; CLASSES]) -> f64 {
 
 /// Under the class mixture: P(win all three lanes), P(lose all three) and, with `paid`, the
 /// expected units the opponent collects over the three lanes when it wins all three (0
-/// without: only a doubled scoop pays them again); with `against`, the expected extra units
-/// paid to the opponent's home run ([`Against`]).
+/// without: only a doubled scoop pays them again).
 #[inline]
-fn joint(
+fn joint(f: &ClassRow, m: &ClassRow, b: &ClassRow, paid: bool) -> (f64, f64, f64) {
+    let pw: [f32; CLASSES] = std::array::from_fn(|k| f.w[k] * m.w[k] * b.w[k]);
+    let (pl, lost) = scooped(f, m, b, paid);
+    (sum16(&pw), sum16(&pl), sum16(&lost))
+}
+
+/// Per class: P(lose all three lanes) and, with `lanes`, the expected units the opponent
+/// collects over them then (zeros without).
+#[inline]
+fn scooped(
     f: &ClassRow,
     m: &ClassRow,
     b: &ClassRow,
-    paid: bool,
-    against: Option<&Against>,
-) -> (f64, f64, f64, f64) {
-    let mut pw = [0f32; CLASSES];
-    let mut pl = [0f32; CLASSES];
-    for k in 0..CLASSES {
-        pw[k] = f.w[k] * m.w[k] * b.w[k];
-        pl[k] = f.l[k] * m.l[k] * b.l[k];
-    }
+    lanes: bool,
+) -> ([f32; CLASSES], [f32; CLASSES]) {
+    let pl = std::array::from_fn(|k| f.l[k] * m.l[k] * b.l[k]);
     let mut lost = [0f32; CLASSES];
-    let lost_needed = paid || against.is_some_and(|a| a.lost != 0.0);
-    if lost_needed {
+    if lanes {
         for (k, x) in lost.iter_mut().enumerate() {
             let ml = m.l[k] * b.l[k];
             *x = f.u[k] * ml + f.l[k] * (m.u[k] * b.l[k] + m.l[k] * b.u[k]);
         }
     }
-    let extra = against.map_or(0.0, |a| {
-        let by = |x: &[f32; CLASSES]| sum16(&std::array::from_fn(|k| x[k] * a.rate[k]));
-        let lost_part = if a.lost != 0.0 {
-            a.lost * by(&lost)
-        } else {
-            0.0
-        };
-        a.scooped * by(&pl) + lost_part
-    });
-    let lost_all = if paid { sum16(&lost) } else { 0.0 };
-    (sum16(&pw), sum16(&pl), lost_all, extra)
+    (pl, lost)
 }
 
 /// The price of an opponent's home run (全垒打) that takes this seat in: the opponent must
@@ -234,6 +225,20 @@ struct Against {
 }
 
 impl Against {
+    /// The expected extra units paid to one opponent's home run, from the split's per-class
+    /// P(lose all three) and units lost then ([`scooped`] with `lanes` when `self.lost`
+    /// is not 0).
+    #[inline]
+    fn units(&self, pl: &[f32; CLASSES], lost: &[f32; CLASSES]) -> f64 {
+        let by = |x: &[f32; CLASSES]| sum16(&std::array::from_fn(|k| x[k] * self.rate[k]));
+        let lost_part = if self.lost != 0.0 {
+            self.lost * by(lost)
+        } else {
+            0.0
+        };
+        self.scooped * by(pl) + lost_part
+    }
+
     /// For a seat meeting every other seat (RULES.md 4, step 7): at a table of at least
     /// the home run's `min_players`, with classes in the tables and a home run that pays.
     fn new(rules: &Rules, ctx: Context, tables: &LaneTables) -> Option<Against> {
@@ -341,8 +346,16 @@ impl<'a> Scorer<'a> {
         if let Some(rows) = self.rows {
             let row = |lane: usize, r: u32| rows[lane].get(r as usize).unwrap_or(&NO_ROW);
             let paid = self.rules.scoop.0 == BonusKind::Double;
-            let against = self.against.as_ref();
-            joint(row(0, f.row), row(1, m.row), row(2, b.row), paid, against)
+            let (fr, mr, br) = (row(0, f.row), row(1, m.row), row(2, b.row));
+            let Some(a) = &self.against else {
+                let (pw, pl, lost) = joint(fr, mr, br, paid);
+                return (pw, pl, lost, 0.0);
+            };
+            // As [`joint`], keeping the per-class terms for the opponent's home run.
+            let pw: [f32; CLASSES] = std::array::from_fn(|k| fr.w[k] * mr.w[k] * br.w[k]);
+            let (pl, lost) = scooped(fr, mr, br, paid || a.lost != 0.0);
+            let lost_all = if paid { sum16(&lost) } else { 0.0 };
+            (sum16(&pw), sum16(&pl), lost_all, a.units(&pl, &lost))
         } else {
             (
                 f.w * m.w * b.w,

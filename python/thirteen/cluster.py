@@ -85,6 +85,8 @@ class RaySession:
 
         At most ``workers`` shards (default: twice the cluster's CPUs) are running or
         waiting to be yielded at once, so a run of a million shards holds a few in memory.
+        When a shard fails or the caller stops early, the shards already running finish on
+        the cluster and their results are dropped.
 
         Args:
             fn: a module-level function of the installed ``thirteen`` (workers import it by
@@ -129,9 +131,10 @@ class RaySession:
             raise BackendError(f"a Ray task failed: {exc}", backend="ray") from None
         except ray.exceptions.RayError as exc:
             raise BackendError(f"the Ray cluster failed: {exc}", backend="ray") from None
-        finally:
-            for ref in running:
-                ray.cancel(ref)
+        # Shards still running when this stops early (an error, or the caller leaving the
+        # loop) are left to finish and their results dropped: at most ``workers`` of them.
+        # They are not cancelled: Ray's cancel can race with a task's completion and abort
+        # the calling process (ray-project/ray#54846; seen here with Ray 2.60).
 
     def map(self, fn: Callable[[C, S], R], common: C, shards: Sequence[S]) -> List[R]:
         """The results of :meth:`imap` as a list, in shard order."""

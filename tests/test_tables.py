@@ -140,8 +140,10 @@ def test_training_is_byte_identical_and_logged() -> None:
     # Weighted by iteration: 80 hands × (1 + 2 + 3) per lane.
     assert sum(c for _, c in a.sizes[0].counts["front"]) == 80 * 6
     assert TableSet.from_bytes(a.to_bytes()) == a
+    # Another seed deals other cards, even one that differs from it only in the low bits
+    # (the counts, not just the recorded settings, differ).
     other = thirteen.train(rules, players=[2], deals=40, iterations=3, tolerance=0, seed=6)
-    assert other.to_bytes() != a.to_bytes()
+    assert other.sizes[0].counts != a.sizes[0].counts
 
 
 def test_training_stops_at_the_tolerance() -> None:

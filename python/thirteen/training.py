@@ -60,7 +60,8 @@ def train(
         deals: random tables dealt per iteration (each of ``players`` hands).
         iterations: most iterations per size group (iteration 0 plays greedily).
         tolerance: stop once an iteration moves the tables less than this (KS distance).
-        seed: seed of the deals; the same arguments give byte-identical tables.
+        seed: seed of the deals (0 to 2**64 − 1); the same arguments give byte-identical
+            tables, and any two seeds deal different cards.
         progress: called after each iteration (see :data:`Progress`).
         out: a path to write the table file to (``TableSet.save``).
         backend: ``"local"`` (every core here) or ``"ray"`` (default: ``"ray"`` when

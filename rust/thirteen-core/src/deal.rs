@@ -49,6 +49,19 @@ pub fn rng_for(seed: u64) -> ChaCha20Rng {
     ChaCha20Rng::from_seed(key)
 }
 
+/// The generator of deal `index` of round `round` under `seed` (a training iteration's
+/// deals, a Monte Carlo solve's samples): ChaCha20 keyed by the three numbers' little-endian
+/// bytes, each its own word of the key, so that two seeds never share a deal, whatever their
+/// bits (mixing them into one word, by exclusive or say, would give seeds that differ below
+/// the number of deals the same deals in another order).
+pub fn rng_at(seed: u64, round: u64, index: u64) -> ChaCha20Rng {
+    let mut key = [0u8; 32];
+    for (word, x) in key.chunks_exact_mut(8).zip([seed, round, index]) {
+        word.copy_from_slice(&x.to_le_bytes());
+    }
+    ChaCha20Rng::from_seed(key)
+}
+
 /// The deck of `kind`, shuffled with the generator seeded by `seed`.
 pub fn shuffled_deck(kind: DeckKind, seed: u64) -> Vec<Card> {
     let mut cards = kind.cards();

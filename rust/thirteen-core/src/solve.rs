@@ -19,7 +19,7 @@ use rayon::prelude::*;
 
 use crate::arrange::Arrangement;
 use crate::card::{Card, DeckKind};
-use crate::deal::{rng_for, shuffle};
+use crate::deal::{rng_at, shuffle};
 use crate::error::Lane;
 use crate::eval::HandValue;
 
@@ -525,7 +525,7 @@ pub fn solve_mc(
         .fold(
             buffers,
             |(mut out, mut deck, mut table, mut declared, mut scratch), i| {
-                let mut rng = rng_for(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+                let mut rng = rng_at(seed, 0, i as u64);
                 deck.copy_from_slice(&pool);
                 shuffle(&mut deck, &mut rng);
                 // Each seat's submission and declared special; the specials are known from the
@@ -622,6 +622,7 @@ mod tests {
     use super::*;
     use crate::arrange::is_foul;
     use crate::card::parse_cards;
+    use crate::deal::rng_for;
 
     fn hand(text: &str) -> [Card; 13] {
         parse_cards(text).unwrap().try_into().unwrap()

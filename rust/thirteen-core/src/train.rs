@@ -21,7 +21,7 @@ use std::ops::Range;
 use rayon::prelude::*;
 
 use crate::card::Card;
-use crate::deal::{rng_for, shuffle};
+use crate::deal::{rng_at, shuffle};
 use crate::eval::HandValue;
 use crate::lanes::{class_of, LaneCounts, LaneTables, CLASSES};
 use crate::model::{Context, Role};
@@ -186,7 +186,7 @@ pub fn iteration_counts(
         .into_par_iter()
         .flat_map_iter(|d| {
             let mut deck = rules.deck.cards();
-            let mut rng = rng_for(cfg.seed ^ ((it as u64) << 40) ^ d as u64);
+            let mut rng = rng_at(cfg.seed, it as u64, d as u64);
             shuffle(&mut deck, &mut rng);
             let dealt = rules.dealt as usize;
             let mut out = Vec::with_capacity(players);
@@ -459,6 +459,29 @@ mod tests {
     }
 
     #[test]
+    fn seeds_that_differ_in_their_low_bits_deal_other_cards() {
+        // Seeds 4 and 5 (and 6) differ below the deal count: mixed into one word with the
+        // deal's index by exclusive or, they would deal the same 40 decks in another order,
+        // and the counts, a sum over the deals, would be equal.
+        let rules = Rules::default();
+        let tables = LaneTables::default();
+        let counts = |seed: u64| {
+            let cfg = TrainConfig {
+                players: 3,
+                deals: 40,
+                iterations: 1,
+                tolerance: 0.0,
+                seed,
+            };
+            iteration_counts(&rules, &tables, Strategy::Greedy, &cfg, 2, 0..40)
+        };
+        let four = counts(4);
+        assert_ne!(counts(5), four);
+        assert_ne!(counts(6), four);
+        assert_eq!(counts(4), four);
+    }
+
+    #[test]
     fn self_play_counts_the_plays_solve_makes() {
         // The counts are the fixed point's data: each hand as `play` arranges it on the same
         // tables, card removal included (it changes some plays, so the counts differ).
@@ -477,7 +500,7 @@ mod tests {
         let mut want = IterationCounts::default();
         for d in 0..40u64 {
             let mut deck = rules.deck.cards();
-            shuffle(&mut deck, &mut rng_for(21 ^ (3 << 40) ^ d));
+            shuffle(&mut deck, &mut rng_at(21, 3, d));
             for p in 0..4 {
                 let hand: [Card; 13] = deck[13 * p..13 * p + 13].try_into().unwrap();
                 let ctx = Context {

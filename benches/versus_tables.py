@@ -4,7 +4,9 @@ the shipped ones without their classes), by duplicate-format simulation.
 Every deal is arranged twice, once with each set of tables; each seat in turn then plays the
 shipped tables' arrangement while the other seats keep the other tables' play, and the hand
 scores its result minus the result of the other tables' arrangement at the same table. Reported:
-mean units per hand with a 95% interval over deals, and how often the two agree.
+mean units per hand with a 95% interval over deals, and how often the two agree; then the
+same the other way round (the other tables' play in the shipped tables' field), since in a
+field of more than two the two directions need not mirror each other.
 
 Usage::
 
@@ -77,6 +79,9 @@ def main() -> int:
         f"({n} hands scored); same play on {same:.1%}; {time.process_time() - t0:.0f} s CPU "
         f"({platform.machine()})"
     )
+    m, h, n = duplicate(rules, hands, lambda d, s: b[d][s], a, args.players)
+    print(f"the other way round, ev on {label} in the shipped tables' field: "
+          f"{m:+.4f} units/hand, 95% CI [{m - h:+.4f}, {m + h:+.4f}]")
     return 0
 
 

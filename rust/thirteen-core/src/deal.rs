@@ -42,11 +42,10 @@ pub fn shuffle(cards: &mut [Card], rng: &mut impl RngCore) {
     }
 }
 
-/// The generator for a seed: ChaCha20 keyed by the seed's little-endian bytes, zero-padded.
+/// The generator for a seed: ChaCha20 keyed by the seed's little-endian bytes, zero-padded
+/// (deal 0 of round 0 of [`rng_at`]).
 pub fn rng_for(seed: u64) -> ChaCha20Rng {
-    let mut key = [0u8; 32];
-    key[..8].copy_from_slice(&seed.to_le_bytes());
-    ChaCha20Rng::from_seed(key)
+    rng_at(seed, 0, 0)
 }
 
 /// The generator of deal `index` of round `round` under `seed` (a training iteration's

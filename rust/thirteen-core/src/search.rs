@@ -42,7 +42,11 @@
 //!   frontier is scored: fronts in falling value from the cap (ties: higher index first),
 //!   each kept when its middle is legal and beats the middle of every stronger kept front,
 //!   until `score(front, strongest middle, b)` cannot beat the best found (at the first
-//!   front kept, this is the exact `ub2`) or the front's middle is the strongest;
+//!   front kept, this is the exact `ub2`) or the front's middle is the strongest. A lane's
+//!   features are its value's, so a score of a (front, middle) pair of the values of one
+//!   already taken for this back is that one: the second `ub2` is not taken again when its
+//!   values are the first's, nor a front's bound when it is the `ub2` just taken, nor the
+//!   split's own score when its middle has the strongest middle's value (its bound);
 //! * with 13 cards and one split (or distinct splits) asked for, a back of a value an
 //!   earlier back had is skipped when neither leaves a flush or a five of the back's own
 //!   value: a value fixes its ranks, so the two leave the same ranks, the same (front,
@@ -680,6 +684,9 @@ pub fn best_splits(
                 }
                 continue;
             };
+            // The last score taken for this back with a front and a middle of these values
+            // (a lane's features are its value's): a later score of the same values is it.
+            let mut passed: Option<(u32, u32, f64)> = None;
             if prune && full {
                 // A first `ub2`, from the walk's order: the strongest five from this back's
                 // value down that misses the back, and the strongest front from `cap` on that
@@ -698,10 +705,12 @@ pub fn best_splits(
                 }
                 let (mi, fi) = (falling::index(kq), falling::index(kr));
                 let bf = lazy(bi, Lane::Back);
-                if scorer.score(&lazy(fi, Lane::Front), &lazy(mi, Lane::Middle), &bf) <= floor {
+                let s = scorer.score(&lazy(fi, Lane::Front), &lazy(mi, Lane::Middle), &bf);
+                if s <= floor {
                     failed.push(vr, vq);
                     continue;
                 }
+                passed = Some((vr, vq, s));
             }
             let bf = lazy(bi, Lane::Back);
             if monotone && top == 1 {
@@ -746,12 +755,18 @@ pub fn best_splits(
                 let top_mf = lazy(top_mi, Lane::Middle);
                 if full {
                     let kr = fronts.at(r);
-                    if failed.covers(falling::value(kr), top_value) {
-                        continue;
-                    }
-                    if scorer.score(&lazy(falling::index(kr), Lane::Front), &top_mf, &bf) <= floor {
-                        failed.push(falling::value(kr), top_value);
-                        continue;
+                    let vr = falling::value(kr);
+                    // The first `ub2` of the same values passed: this one is it.
+                    if passed.is_none_or(|(f, m, _)| (f, m) != (vr, top_value)) {
+                        if failed.covers(vr, top_value) {
+                            continue;
+                        }
+                        let s = scorer.score(&lazy(falling::index(kr), Lane::Front), &top_mf, &bf);
+                        if s <= floor {
+                            failed.push(vr, top_value);
+                            continue;
+                        }
+                        passed = Some((vr, top_value, s));
                     }
                 }
                 // The frontier: fronts missing the back in falling value, each kept when
@@ -767,7 +782,12 @@ pub fn best_splits(
                         continue;
                     }
                     let ff = lazy(fi, Lane::Front);
-                    if scorer.score(&ff, &top_mf, &bf) <= floor {
+                    // The front's bound: the `ub2` just taken when the values are its.
+                    let ub = match passed {
+                        Some((f, m, s)) if (f, m) == (vf, top_value) => s,
+                        _ => scorer.score(&ff, &top_mf, &bf),
+                    };
+                    if ub <= floor {
                         if high.is_none() {
                             failed.push(vf, top_value);
                         }
@@ -778,7 +798,12 @@ pub fn best_splits(
                     }
                     high = Some(vm);
                     stats.scored += 1;
-                    let e = exact(&ff, &lazy(mi, Lane::Middle), &bf, (fi, mi, bi));
+                    // A middle of the strongest's value: the split's score is the bound.
+                    let e = if vm == top_value {
+                        ub
+                    } else {
+                        exact(&ff, &lazy(mi, Lane::Middle), &bf, (fi, mi, bi))
+                    };
                     offer((fi, mi, bi), e, &mut best, &mut floor);
                     if vm == top_value {
                         break;

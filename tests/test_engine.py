@@ -333,12 +333,45 @@ def test_solve_sixteen_dealt_keeps_thirteen() -> None:
     assert solution.special is not None and solution.special.key == "dragon"
 
 
+def test_mc_deals_opponents_what_the_rules_deal() -> None:
+    # With 16 dealt (RULES.md 2, kaixin-extra) every opponent is dealt 16 and keeps its best
+    # 13, from the cards this seat was not dealt (its 3 set aside included). Dealt only 13
+    # (weaker hands), they lost about 13 units a hand more to this seat than `ev`'s model and
+    # the settled results say; both estimate the same mean, so they must stay close.
+    rules = RuleSet.preset("kaixin-extra")
+    tables = tables_for(rules)
+    gaps = []
+    for seed in range(6):
+        hand = random_hand(500 + seed, rules, 16)
+        ev = core.solve(hand, rules, players=3, tables=tables)
+        mc = core.solve(hand, rules, players=3, strategy="mc", samples=300, seed=seed, tables=tables)
+        check_solution(mc, hand, rules)
+        gaps.append(mc.expected - ev.expected)
+    assert abs(sum(gaps) / len(gaps)) < 3.0, gaps
+
+
 def test_solve_declares_dragon_under_kaixin() -> None:
     rules = RuleSet.preset("kaixin")
     # A dragon collects 36 from each of 3 opponents; no split of it can do better
     # (at most 5 + 10 + 3 lane units per opponent, doubled by a scoop).
     solution = core.solve(DRAGON, rules, players=4)
     assert solution.declares and solution.special is not None and solution.special.key == "dragon"
+
+
+def test_hints_fill_the_count_asked_when_plays_of_more_kinds_exist() -> None:
+    # Five pairs and an ace: `hints(n=8)` lists at least five kinds of play, so asking for
+    # three or five gets three or five, the first ones of the longer list.
+    rules = RuleSet.preset("kaixin")
+    hand = "2d 2c 4h 4c 6d 6c 8d 8s Tc Ts Qc Qs Ac"
+    many = [h.label for h in core.hints(hand, rules, n=8)]
+    assert len(many) >= 5
+    for n in (3, 5):
+        assert [h.label for h in core.hints(hand, rules, n=n)] == many[:n]
+    for seed in range(6):
+        hand = random_hand(700 + seed, rules)
+        many = [h.label for h in core.hints(hand, rules, n=12)]
+        for n in (3, 5):
+            assert [h.label for h in core.hints(hand, rules, n=n)] == many[:n]
 
 
 def test_hints() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import atexit
 import copy
+import gzip
 import json
 import os
 import sys
@@ -940,3 +941,43 @@ def test_tampered_saves_are_refused_or_sound(case: Any, data: st.DataObject) -> 
 
 
 KEY = b"fuzz key"
+
+
+def test_arranger_arguments_are_checked_by_name(tmp_path: Any) -> None:
+    """Each bad argument of the arranger's functions is a TypeError or a LimitError (or
+    another ThirteenError) naming it, before any work; numpy integers count as integers."""
+    from thirteen import LimitError, PlayerCountError, TableSet
+
+    rules = RuleSet.preset("luosong")
+    hand = "2d 2c 4h 4c 6d 6c 8d 8s Tc Ts Qc Qs Ac"
+    for seed, kind in ((-1, LimitError), (2**64, LimitError), ("1", TypeError), (True, TypeError)):
+        with pytest.raises(kind, match="seed"):
+            thirteen.solve(hand, rules, players=2, strategy="mc", samples=5, seed=seed)  # type: ignore[arg-type]
+    for players in ("4", True, 4.0):
+        with pytest.raises(TypeError, match="players"):
+            thirteen.solve(hand, rules, players=players)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="banker"):
+        thirteen.solve(hand, rules, players=2, banker="no")  # type: ignore[arg-type]
+    # numpy integers are integers, as for every other count.
+    ranked = thirteen.solve(hand, rules, players=np.int64(2), top=np.int64(3))  # type: ignore[arg-type]
+    assert len(ranked.alternatives) == 2
+    for lane in ("front", "middle", "back"):
+        with pytest.raises(TypeError, match=lane):
+            thirteen.complete(hand, rules, **{lane: 5})  # type: ignore[arg-type]
+    kaixin = RuleSet.preset("kaixin")
+    with pytest.raises(PlayerCountError, match="players"):
+        thirteen.train(kaixin, players=[], deals=5, iterations=1)
+    with pytest.raises(TypeError, match="players"):
+        thirteen.train(kaixin, players=2, deals=5, iterations=1)  # type: ignore[arg-type]
+    # A table file that cannot be written is refused before any iteration is played.
+    played: List[int] = []
+    with pytest.raises(ThirteenError, match="out"):
+        thirteen.train(kaixin, players=[2], deals=5, iterations=1,
+                       out=tmp_path / "missing" / "t.json.gz",
+                       progress=lambda *a: played.append(1))
+    assert played == []
+    for blob in (b"not gzip", gzip.compress(b'{"format": 2}'), gzip.compress(b"[1]")):
+        with pytest.raises(ValueError):
+            TableSet.from_bytes(blob)
+    with pytest.raises(TypeError, match="TableSet"):
+        thirteen.register_tables("x")  # type: ignore[arg-type]

@@ -419,3 +419,40 @@ def test_explain_refuses_bad_arguments() -> None:
         _core._explain("9s 8s 8d", rules, tables)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         _core._explain(a, 7, tables)  # type: ignore[arg-type]
+
+
+def test_registered_tables_serve_only_the_sizes_they_hold(monkeypatch) -> None:
+    # Tables trained for two players serve two players; at four the preset's shipped tables
+    # of the same play key stay in use (they were trained for four).
+    monkeypatch.setattr(store, "_REGISTERED", {})
+    thirteen.clear_table_cache()
+    try:
+        rules = RuleSet.preset("kaixin")
+        shipped4 = thirteen.lane_tables(rules, 4).counts()
+        ts = thirteen.train(rules, players=[2], deals=30, iterations=2, seed=1)
+        thirteen.register_tables(ts)
+        assert thirteen.lane_tables(rules, 2).counts() == ts.lane_tables(rules, 2).counts()
+        assert thirteen.lane_tables(rules, 4).counts() == shipped4
+        assert store.cached_lane_tables(rules, 4).counts() == shipped4
+    finally:
+        thirteen.clear_table_cache()
+
+
+def test_the_tables_warning_points_at_the_callers_line() -> None:
+    # From `solve`, `hints` or `lane_tables` alike, the warning names the line that called
+    # the package, not a line inside it.
+    thirteen.clear_table_cache()
+    base = RuleSet.preset("western-2-4")
+    hand = "2d 2c 4h 4c 6d 6c 8d 8s Tc Ts Qc Qs Ac"
+    calls = (
+        lambda r: thirteen.solve(hand, r, players=2),
+        lambda r: thirteen.hints(hand, r, players=2),
+        lambda r: thirteen.lane_tables(r, 2),
+    )
+    for i, call in enumerate(calls):
+        rules = base.replace(name=f"warned{i}", majority_bonus=5 + i)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            call(rules)
+        assert [w.filename for w in seen if issubclass(w.category, TablesWarning)] == [__file__]
+    thirteen.clear_table_cache()

@@ -28,6 +28,7 @@ by ``thirteen train``) and are chosen by what changes play (:mod:`thirteen.table
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
@@ -55,17 +56,30 @@ MAX_TOP = 1000
 MAX_SAMPLES = 10_000_000
 
 
-def _count(name: str, value: Any, most: int) -> int:
-    """``value`` as an int from 1 to ``most``: TypeError for a non-integer (bool included),
-    LimitError naming ``name`` outside the range."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
-    if not 1 <= value <= most:
+MAX_SEED = 2**64 - 1
+
+
+def _int(name: str, value: Any) -> int:
+    """``value`` as an int: an ``int`` or a numpy integer (anything with ``__index__``);
+    TypeError naming ``name`` for anything else, ``bool`` included."""
+    if isinstance(value, bool):
+        raise TypeError(f"{name} must be an int, not bool")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
+
+
+def _count(name: str, value: Any, most: int, least: int = 1) -> int:
+    """``value`` as an int from ``least`` to ``most``: TypeError for a non-integer (bool
+    included), LimitError naming ``name`` outside the range."""
+    n = _int(name, value)
+    if not least <= n <= most:
         raise LimitError(
-            f"{name} must be from 1 to {most}, got {value}",
-            key=name, value=str(value), minimum=1, maximum=most,
+            f"{name} must be from {least} to {most}, got {n}",
+            key=name, value=str(n), minimum=least, maximum=most,
         )
-    return value
+    return n
 
 
 def _rules(rules: Optional[RuleSet]) -> RuleSet:
@@ -164,6 +178,12 @@ def label(arrangement: Arrangement, rules: Optional[RuleSet] = None) -> str:
 
 
 def _context(rules: RuleSet, players: int, banker: Optional[bool]) -> bool:
+    """Whether the seat solved for is the banker's; checks ``players`` (an int the rules
+    allow) and ``banker`` (a bool)."""
+    if type(players) is not int:
+        players = _int("players", players)
+    if banker is not None and not isinstance(banker, bool):
+        raise TypeError(f"banker must be a bool, not {type(banker).__name__}")
     if players not in rules.players:
         from thirteen.errors import PlayerCountError
 
@@ -196,7 +216,7 @@ def solve(
         players: table size, 2 to 4 (as the rules allow).
         strategy: ``"ev"`` (default), ``"mc"`` or ``"greedy"`` (see the module docs).
         banker: in banker mode, solve for the banker's seat.
-        samples: Monte Carlo samples for ``"mc"``; seed: its random seed.
+        samples: Monte Carlo samples for ``"mc"``; seed: its random seed (0 to 2**64 − 1).
         top: how many plays to rank: ``alternatives`` holds the ``top − 1`` runners-up,
             best first, each differing from the better ones in some lane's value
             (``"ev"``, ``"mc"``).
@@ -209,9 +229,11 @@ def solve(
     Raises:
         CountError: a hand of the wrong size (also DuplicateCardError, CardError: bad cards).
         PlayerCountError: a table size the rules do not allow.
-        LimitError: ``top`` outside 1 to 1,000 or ``samples`` outside 1 to 10,000,000.
+        LimitError: ``top`` outside 1 to 1,000, ``samples`` outside 1 to 10,000,000 or
+            ``seed`` outside 0 to 2**64 − 1.
         ThirteenError: a strategy other than ``"ev"``, ``"mc"``, ``"greedy"``.
-        TypeError: ``rules`` not a RuleSet, a count not an int.
+        TypeError: ``rules`` not a RuleSet, a count (``players``, ``top``, ``samples``,
+            ``seed``) not an int (numpy integers are), ``banker`` not a bool.
     """
     rules = _rules(rules)
     as_banker = _context(rules, players, banker)
@@ -219,6 +241,10 @@ def solve(
         top = _count("top", top, MAX_TOP)
     if type(samples) is not int or not 1 <= samples <= MAX_SAMPLES:
         samples = _count("samples", samples, MAX_SAMPLES)
+    if type(seed) is not int or not 0 <= seed <= MAX_SEED:
+        seed = _count("seed", seed, MAX_SEED, least=0)
+    if type(players) is not int:
+        players = _int("players", players)
     if strategy not in ("ev", "mc", "greedy"):
         raise ThirteenError(f"strategy must be 'ev', 'mc' or 'greedy', got {strategy!r}")
     if tables is None:
@@ -252,17 +278,26 @@ def hints(
     rules = _rules(rules)
     as_banker = _context(rules, players, banker)
     n = _count("n", n, MAX_TOP)
-    _, choices = _core._solve(
-        hand,
-        rules,
-        tables if tables is not None else lane_tables(rules, players),
-        players=players,
-        banker=as_banker,
-        strategy="ev",
-        top=n * 8,
-        distinct=True,
-    )
-    # One hint per kind of play: the best of each label, best first.
+    if tables is None:
+        tables = lane_tables(rules, players)
+    # The best plays that differ in some lane's value, best first, reduced to one per label.
+    # Many plays can share a label (kickers, the same categories in other ranks): while
+    # fewer than `n` labels come out of a full list, a longer one is asked for.
+    top = n * 8
+    while True:
+        _, choices = _core._solve(
+            hand, rules, tables, players=players, banker=as_banker, strategy="ev", top=top,
+            distinct=True,
+        )
+        out = _one_per_label(choices, rules, n)
+        if len(out) == n or len(choices) < top:
+            return out
+        top *= 4
+
+
+def _one_per_label(choices: Sequence[Any], rules: RuleSet, n: int) -> List[Hint]:
+    """The first ``n`` of ``(arrangement, special, expected)`` choices (best first) whose
+    labels differ: the best play of each kind."""
     out: List[Hint] = []
     seen = set()
     for arrangement, special, expected in choices:
@@ -302,6 +337,9 @@ def complete(
     rules = _rules(rules)
     as_banker = _context(rules, players, banker)
     limit = _count("limit", limit, 2**63 - 1)  # only truncates: a limit above the count is "all"
+    for name, placed in (("front", front), ("middle", middle), ("back", back)):
+        if not isinstance(placed, str) and not hasattr(placed, "__iter__"):
+            raise TypeError(f"{name} must be cards (a string or a sequence of Card), not {type(placed).__name__}")
     choices = _core._complete(
         hand,
         rules,

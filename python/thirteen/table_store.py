@@ -18,6 +18,8 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import os
+import sys
 import threading
 import warnings
 from collections import OrderedDict
@@ -210,19 +212,31 @@ class TableSet:
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> TableSet:
-        """Reads a table file's bytes. Raises ``ValueError`` for another format."""
-        data = json.loads(gzip.decompress(blob).decode("utf-8"))
+        """Reads a table file's bytes. Raises ``ValueError`` for bytes that are not a table
+        file of this format (not gzip, not JSON, a field missing or of the wrong shape, no
+        table size)."""
+        problem = f"not a thirteen lane-table file of format {TABLES_FORMAT}"
+        try:
+            data = json.loads(gzip.decompress(blob).decode("utf-8"))
+        except (OSError, EOFError, UnicodeDecodeError, ValueError) as e:
+            raise ValueError(f"{problem}: {e}") from None
         if not isinstance(data, dict) or data.get("format") != TABLES_FORMAT:
-            raise ValueError(f"not a thirteen lane-table file of format {TABLES_FORMAT}")
-        sizes = tuple(
-            SizeTables(
-                players=tuple(int(p) for p in s["players"]),
-                counts=read_counts(s["counts"]),
-                log=tuple((int(r[0]), int(r[1]), float(r[2]), float(r[3])) for r in s["log"]),
+            raise ValueError(problem)
+        try:
+            sizes = tuple(
+                SizeTables(
+                    players=tuple(int(p) for p in s["players"]),
+                    counts=read_counts(s["counts"]),
+                    log=tuple((int(r[0]), int(r[1]), float(r[2]), float(r[3])) for r in s["log"]),
+                )
+                for s in data["sizes"]
             )
-            for s in data["sizes"]
-        )
-        return cls(key=data["key"], sizes=sizes, settings=data.get("settings", {}), name=data.get("name", ""))
+            out = cls(key=data["key"], sizes=sizes, settings=data.get("settings", {}), name=data.get("name", ""))
+        except (KeyError, TypeError, IndexError, AttributeError) as e:
+            raise ValueError(f"{problem}: {type(e).__name__} {e}") from None
+        if not sizes:
+            raise ValueError(f"{problem}: it holds no table size")
+        return out
 
     @classmethod
     def load(cls, path: Union[str, Path]) -> TableSet:
@@ -259,8 +273,13 @@ def shipped() -> Dict[str, TableSet]:
 
 
 def register_tables(tables: TableSet) -> None:
-    """Makes ``tables`` serve every rule set with their play key (ahead of shipped ones)."""
+    """Makes ``tables`` serve every rule set with their play key, at the table sizes they
+    were trained for (ahead of shipped ones; other sizes keep the shipped tables of the same
+    play key where there are some, else the registered tables' nearest size).
+    Raises TypeError for anything but a :class:`TableSet`."""
     global _RECENT
+    if not isinstance(tables, TableSet):
+        raise TypeError(f"register_tables takes a TableSet, not {type(tables).__name__}")
     with _LOCK:
         _REGISTERED[tables.digest] = tables
         for k in [k for k in _CACHE if k[0] == tables.digest]:
@@ -291,22 +310,39 @@ def _play(rules: RuleSet) -> Tuple[Dict[str, Any], str]:
     return cached
 
 
-def _source(rules: RuleSet) -> Tuple[TableSet, bool]:
-    """The table set serving ``rules`` and whether it is exact."""
+def _source(rules: RuleSet, players: int) -> Tuple[TableSet, bool]:
+    """The table set serving ``rules`` at ``players`` and whether it is exact: registered
+    tables for the sizes they were trained for, else the shipped ones of the same play key,
+    else registered tables of the nearest size, else the nearest shipped ones."""
     key, digest = _play(rules)
     with _LOCK:
         mine = _REGISTERED.get(digest)
-    if mine is not None:
+    if mine is not None and mine.group(players) is not None:
         return mine, True
     ships = shipped()
     for ts in ships.values():
         if ts.digest == digest:
             return ts, True
+    if mine is not None:
+        return mine, True
     if not ships:
         raise RuntimeError("no lane tables are shipped with this installation")
     order = PRESET_NAMES + ("default",)
     name = min(ships, key=lambda n: (_distance(key, ships[n].key), order.index(n)))
     return ships[name], False
+
+
+def _outside_level() -> int:
+    """The ``stacklevel`` of a warning issued by this function's caller that names the first
+    line outside the package (``solve``, ``hints`` and ``lane_tables`` reach the tables from
+    different depths)."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame = sys._getframe(1)
+    level = 1
+    while frame.f_back is not None and os.path.abspath(frame.f_code.co_filename).startswith(package + os.sep):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 def lane_tables(rules: Optional[RuleSet] = None, players: int = 4) -> LaneTables:
@@ -337,7 +373,7 @@ def lane_tables(rules: Optional[RuleSet] = None, players: int = 4) -> LaneTables
     hit = _hit(cache_key)
     if hit is not None:
         return hit
-    ts, exact = _source(rules)
+    ts, exact = _source(rules, players)
     if not exact and digest not in _WARNED:
         _WARNED.add(digest)
         differ = [k for k in PLAY_KEYS if key[k] != ts.key[k]]
@@ -347,7 +383,7 @@ def lane_tables(rules: Optional[RuleSet] = None, players: int = 4) -> LaneTables
             "`thirteen train --rules-file FILE --out TABLES` builds exact ones "
             "(load them with thirteen.register_tables(thirteen.TableSet.load(TABLES))).",
             TablesWarning,
-            stacklevel=3,
+            stacklevel=_outside_level(),
         )
     built = ts.lane_tables(rules, players)
     global _RECENT

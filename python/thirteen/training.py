@@ -17,11 +17,12 @@ the local ones.
 
 from __future__ import annotations
 
+import operator
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from thirteen import _core, cluster
-from thirteen.errors import LimitError
+from thirteen.errors import LimitError, ThirteenError
 from thirteen.rules import RuleSet
 from thirteen.table_store import LANES, SizeTables, TableSet, play_key, read_counts, size_groups
 
@@ -75,7 +76,8 @@ def train(
         ``solve`` use it for every rule set with the same play key.
 
     Raises:
-        PlayerCountError: a size the rules do not allow.
+        PlayerCountError: a size the rules do not allow, or no size at all.
+        ThirteenError: ``out`` in a folder that does not exist (checked before training).
         LimitError: ``deals`` outside 1 to 10**8, ``iterations`` outside 1 to 10**4,
             ``seed`` outside 0 to 2**64 − 1, a negative or infinite ``tolerance``.
         BackendError: an unknown backend, Ray not installed, or no cluster at ``address``.
@@ -84,7 +86,14 @@ def train(
     rules = rules if rules is not None else RuleSet.default()
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a thirteen.RuleSet or None, not {type(rules).__name__}")
-    sizes = sorted(set(players)) if players is not None else sorted(rules.players)
+    if players is not None and (isinstance(players, (str, bytes)) or not hasattr(players, "__iter__")):
+        raise TypeError(f"players must be a sequence of table sizes, not {type(players).__name__}")
+    sizes = sorted({_size(p) for p in players}) if players is not None else sorted(rules.players)
+    if not sizes:
+        from thirteen.errors import PlayerCountError
+
+        raise PlayerCountError(f"players names no table size to train (allowed: {rules.players})",
+                               got=None, allowed=tuple(rules.players))
     for p in sizes:
         if p not in rules.players:
             from thirteen.errors import PlayerCountError
@@ -106,6 +115,8 @@ def train(
     if not 0 <= tolerance < float("inf"):
         raise LimitError(f"tolerance must be a number from 0, got {tolerance}", key="tolerance",
                          value=str(tolerance), minimum=0, maximum=None)
+    if out is not None and not Path(out).parent.is_dir():
+        raise ThirteenError(f"out: no folder {str(Path(out).parent)!r} to write the table file to")
     backend = cluster.resolve_backend(backend, address)
     groups = [tuple(p for p in g if p in sizes) for g in size_groups(rules)]
     if backend == "ray":
@@ -122,6 +133,16 @@ def train(
     if out is not None:
         result.save(out)
     return result
+
+
+def _size(value: object) -> int:
+    """A table size as an int (numpy integers included); TypeError naming ``players``."""
+    if isinstance(value, bool):
+        raise TypeError("players must hold ints, not bool")
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"players must hold ints, not {type(value).__name__}") from None
 
 
 #: What every shard of a training iteration shares: rules, tables, players, seed, iteration, greedy.

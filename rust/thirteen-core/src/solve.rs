@@ -488,11 +488,16 @@ pub fn unseen(hand: &[Card], deck: DeckKind) -> Vec<Card> {
 }
 
 /// Monte Carlo over the unseen cards (strategy `mc`): `samples` deals of the opponents'
-/// hands from the cards not in `cards`, each opponent arranged by `ev`; the `top` best
-/// candidates of `ev` (and a held special) are settled exactly against every sample, in
-/// parallel; the best mean wins. Returns the candidates with their mean units, best first.
+/// hands from the cards not in `held` (every card dealt to this seat: the 13 kept, `cards`,
+/// and with more dealt the ones set aside), each opponent dealt what the rules deal
+/// (`rules.dealt`, 13 to 16) and arranged by `ev`, which keeps its best 13 when dealt more
+/// ([`solve_ev_keep`]); the `top` best candidates of `ev` (and a held special) are settled
+/// exactly against every sample, in parallel; the best mean wins. Returns the candidates
+/// with their mean units, best first.
+#[allow(clippy::too_many_arguments)]
 pub fn solve_mc(
     cards: &[Card; 13],
+    held: &[Card],
     rules: &Rules,
     tables: &LaneTables,
     ctx: Context,
@@ -502,7 +507,14 @@ pub fn solve_mc(
 ) -> Vec<Choice> {
     let mut cands = solve_ev(cards, rules, tables, ctx, top.max(1));
     let opponents = ctx.players.saturating_sub(1).max(1);
-    let pool = unseen(cards, rules.deck);
+    let pool = unseen(held, rules.deck);
+    // What each opponent is dealt: the rules' count, where the cards left allow it.
+    let dealt = (rules.dealt as usize).clamp(13, 16);
+    let dealt = if opponents * dealt <= pool.len() {
+        dealt
+    } else {
+        13
+    };
     let subs: Vec<Submission> = cands.iter().map(|c| submission(cards, c)).collect();
     let me = match (rules.mode, ctx.role) {
         (Mode::Banker, Role::Banker) => 0,
@@ -535,7 +547,6 @@ pub fn solve_mc(
                 table.push(subs[0].clone());
                 declared.push(None);
                 for o in 0..opponents {
-                    let hand: [Card; 13] = deck[13 * o..13 * o + 13].try_into().expect("13");
                     let octx = Context {
                         players: ctx.players,
                         role: if me == 1 && o == 0 {
@@ -544,7 +555,14 @@ pub fn solve_mc(
                             Role::Player
                         },
                     };
-                    let c = solve_ev(&hand, rules, tables, octx, 1).remove(0);
+                    let given = &deck[dealt * o..dealt * o + dealt];
+                    let (hand, c) = if dealt == 13 {
+                        let hand: [Card; 13] = given.try_into().expect("13");
+                        (hand, solve_ev(&hand, rules, tables, octx, 1).remove(0))
+                    } else {
+                        let (kept, c) = solve_ev_keep(given, rules, tables, octx);
+                        (kept.as_slice().try_into().expect("13 kept"), c)
+                    };
                     table.push(submission(&hand, &c));
                     declared.push(c.special);
                 }

@@ -744,6 +744,7 @@ fn _solve<'py>(
                 "ev" => Ok(core::solve::solve_ev_with(&hand, r, t, ctx, top, distinct)),
                 "mc" => Ok(core::solve::solve_mc(
                     &hand,
+                    &dealt,
                     r,
                     t,
                     ctx,

@@ -11,13 +11,16 @@ field of more than two the two directions need not mirror each other.
 Usage::
 
     python benches/versus_tables.py --rules shisanzhang [--players 4] [--deals 40000]
-        [--other FILE.json.gz | --lanes-only | --no-card-removal] [--seed 2026]
+        [--other FILE.json.gz | --lanes-only | --no-card-removal | --field N] [--seed 2026]
 
 ``--other`` takes a table file (``thirteen train --out``, or an earlier release's
 ``thirteen/tables/<preset>.json.gz``); ``--lanes-only`` strips the classes from the shipped
 tables, which measures what pricing scoops over the classes of the opponent's arrangement
 gains; ``--no-card-removal`` plays the shipped tables without card removal, which measures
-what weighing the opponents' lanes by the cards held gains.
+what weighing the opponents' lanes by the cards held gains; ``--field N`` builds the other
+tables from ``N`` deals of the shipped tables' own play (the field's lanes as they are played,
+``_core.iteration_counts``, seed ``--field-seed``), which measures what the shipped tables
+lose by describing their own field only as closely as training converged.
 """
 
 from __future__ import annotations
@@ -53,6 +56,9 @@ def main() -> int:
     group.add_argument("--lanes-only", action="store_true", help="the shipped tables without classes")
     group.add_argument("--no-card-removal", action="store_true",
                        help="the shipped tables without card removal")
+    group.add_argument("--field", type=int, metavar="N",
+                       help="tables counted from N deals of the shipped tables' own play")
+    parser.add_argument("--field-seed", type=int, default=4242, help="seed of --field's deals")
     args = parser.parse_args()
 
     rules = RuleSet.preset(args.rules)
@@ -64,6 +70,11 @@ def main() -> int:
     elif args.no_card_removal:
         other = mine.with_card_removal(False)
         label = "the shipped tables without card removal"
+    elif args.field:
+        c = thirteen._core.iteration_counts(rules, mine, players=args.players, seed=args.field_seed,
+                                            iteration=0, greedy=False, start=0, stop=args.field)
+        other = LaneTables.from_counts(rules, c["front"], c["middle"], c["back"], classes=c["classes"])
+        label = f"tables counted from {args.field} deals of the shipped field's play"
     else:
         other = TableSet.load(args.other).lane_tables(rules, args.players)
         label = args.other

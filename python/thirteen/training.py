@@ -32,7 +32,7 @@ __all__ = ["train", "Progress", "DEFAULTS", "SHARD_DEALS", "count_deals"]
 SHARD_DEALS = 250
 
 #: The settings the shipped tables are trained with.
-DEFAULTS: Dict[str, Any] = {"deals": 32000, "iterations": 40, "tolerance": 0.0002, "seed": 1}
+DEFAULTS: Dict[str, Any] = {"deals": 32000, "iterations": 60, "tolerance": 0.0002, "seed": 1}
 
 #: ``progress(players, iteration, hands, change, gap)``, called after every iteration.
 Progress = Callable[[Tuple[int, ...], int, int, float, float], None]

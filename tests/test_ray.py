@@ -132,3 +132,53 @@ def test_without_ray_the_python_api_raises_backend_error() -> None:
     lines = r.stdout.splitlines()
     assert len(lines) == 2
     assert all(line.startswith("backend ray ") and "pip install 'thirteen[ray]'" in line for line in lines)
+
+
+def _closed_port() -> int:
+    """A TCP port on this machine with nothing listening (bound, then released)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.mark.parametrize(
+    "address", ["127.0.0.1:{port}", "ray://127.0.0.1:{port}", "no-such-host.invalid:6379", "127.0.0.1", "h:x"]
+)
+@pytest.mark.parametrize("command", ["simulate", "train"])
+def test_an_address_with_no_cluster_is_a_clear_error(address: str, command: str, tmp_path: Path) -> None:
+    """``--ray HOST:PORT`` where no cluster listens fails at once with the address named (Ray
+    itself retries such an address for minutes); the command writes nothing."""
+    pytest.importorskip("ray", reason=NO_RAY)
+    address = address.format(port=_closed_port())
+    args = ["-n", "2"] if command == "simulate" else ["--players", "2", "--out", "x.json.gz"]
+    r = subprocess.run([sys.executable, "-m", "thirteen", command, *args, "--ray", address],
+                       capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert r.returncode == 2, r.stderr
+    assert address in r.stderr and "Traceback" not in r.stderr
+    assert not (tmp_path / "x.json.gz").exists()
+
+
+API_NO_CLUSTER = """
+import sys
+import thirteen
+rules = thirteen.RuleSet.preset("western-2-4")
+for run in (lambda: thirteen.simulate(rules, 2, ["ev", "ev"], 2, address=sys.argv[1]),
+            lambda: thirteen.train(rules, players=[2], deals=10, iterations=1, address=sys.argv[1])):
+    try:
+        run()
+    except thirteen.BackendError as exc:
+        print(exc.backend, exc)
+"""
+
+
+def test_the_api_raises_backend_error_for_an_address_with_no_cluster() -> None:
+    """The same from Python (in a process of its own: a runtime started here is used as it is)."""
+    pytest.importorskip("ray", reason=NO_RAY)
+    address = f"127.0.0.1:{_closed_port()}"
+    r = subprocess.run([sys.executable, "-c", API_NO_CLUSTER, address], capture_output=True, text=True,
+                       timeout=60)
+    lines = r.stdout.splitlines()
+    assert r.returncode == 0 and len(lines) == 2, r.stderr
+    assert all(line.startswith("ray ") and address in line for line in lines)

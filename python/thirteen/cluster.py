@@ -16,15 +16,28 @@ caller) is used as it is and left running.
 from __future__ import annotations
 
 import importlib
+import socket
 from contextlib import contextmanager
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, TypeVar
 
 from thirteen.errors import BackendError
 
-__all__ = ["BACKENDS", "RAY_MISSING", "RaySession", "import_ray", "resolve_backend", "session"]
+__all__ = [
+    "BACKENDS",
+    "CONNECT_SECONDS",
+    "RAY_MISSING",
+    "RaySession",
+    "check_head",
+    "import_ray",
+    "resolve_backend",
+    "session",
+]
 
 #: The backends of ``simulate`` and ``train``.
 BACKENDS = ("local", "ray")
+
+#: Seconds :func:`session` waits for a head's port to accept a connection.
+CONNECT_SECONDS = 10.0
 
 #: What a Ray run says when Ray is not installed.
 RAY_MISSING = "Ray is not installed; a run on a Ray cluster needs it: pip install 'thirteen[ray]'"
@@ -141,6 +154,36 @@ class RaySession:
         return list(self.imap(fn, common, shards))
 
 
+def check_head(address: Optional[str]) -> None:
+    """Checks that a ``"HOST:PORT"`` (or ``"ray://HOST:PORT"``) address has something
+    listening, before Ray is asked to join it: Ray itself retries an address with no cluster
+    for minutes. ``None``, ``"local"`` and ``"auto"`` are left to Ray.
+
+    Args:
+        address: the Ray address asked for.
+
+    Raises:
+        BackendError: the address has no port, its host does not resolve, or nothing accepts
+            a connection there within :data:`CONNECT_SECONDS`.
+    """
+    if address is None or address in ("local", "auto"):
+        return
+    hostport = address[len("ray://") :] if address.startswith("ray://") else address
+    host, colon, port = hostport.rpartition(":")
+    host = host.strip("[]")
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise BackendError(
+            f"Ray address {address!r} is not local, auto or HOST:PORT", backend="ray"
+        )
+    try:
+        socket.create_connection((host, int(port)), timeout=CONNECT_SECONDS).close()
+    except OSError as exc:
+        raise BackendError(
+            f"no Ray cluster at {address}: {exc.strerror or exc} (start one with ray start --head)",
+            backend="ray",
+        ) from None
+
+
 @contextmanager
 def session(address: Optional[str] = None, *, workers: Optional[int] = None) -> Iterator[RaySession]:
     """Connects to a Ray cluster for the duration of a ``with`` block.
@@ -164,6 +207,7 @@ def session(address: Optional[str] = None, *, workers: Optional[int] = None) -> 
         options: Dict[str, Any] = {"logging_level": "ERROR", "log_to_driver": False}
         if address == "local":
             options.update(include_dashboard=False, num_cpus=workers)
+        check_head(address)
         try:
             ray.init(address=address, **options)
         except (ConnectionError, RuntimeError, ValueError) as exc:

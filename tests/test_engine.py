@@ -455,6 +455,69 @@ def test_complete_without_legal_finish_is_empty() -> None:
     assert core.complete(hand, front="Ah Ad Ac", limit=10**6) == []
 
 
+def _keeps(hand: Sequence[Any], placed: Sequence[Any]) -> List[List[Any]]:
+    """Every way to keep 13 of ``hand`` that keeps the ``placed`` cards (by position)."""
+    rest = list(hand)
+    for c in placed:
+        rest.remove(c)
+    drops = combinations(range(len(rest)), len(hand) - 13)
+    return [list(placed) + [c for i, c in enumerate(rest) if i not in drop] for drop in drops]
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_complete_sixteen_cards_is_the_best_finish_of_any_13_kept(seed: int) -> None:
+    """kaixin-extra (16 dealt, 13 kept): the finishes of 16 cards are those of the ways to
+    keep 13, merged and ranked (each 13-card list checked against the reference above)."""
+    rules = RuleSet.preset("kaixin-extra")
+    rng = random.Random(900 + seed)
+    hand = core.parse_cards(random_hand(900 + seed, rules, size=16))
+    chosen = rng.sample(hand, 4)
+    front, middle, back = chosen[:1], chosen[1:2], chosen[2:]
+    placed = front + middle + back
+    got = core.complete(hand, rules, front=front, middle=middle, back=back, players=3)
+    merged: Dict[Key, float] = {}
+    for kept in _keeps(hand, placed):
+        for h in core.complete(kept, rules, front=front, middle=middle, back=back, players=3):
+            merged[key(h.arrangement)] = h.expected
+    best = sorted(merged.values(), reverse=True)[:20]
+    assert len(got) == 20 and [h.expected for h in got] == best
+    for h in got:
+        assert merged[key(h.arrangement)] == h.expected
+        assert not Counter(codes(h.arrangement.cards)) - Counter(codes(hand))
+        assert_legal(h.arrangement, rules)
+    # Nothing placed: the first finish is solve's play.
+    free = core.complete(hand, rules, players=3, limit=1)
+    solved = core.solve(hand, rules, players=3)
+    if solved.special is None:
+        assert free[0].expected == solved.expected and key(free[0].arrangement) == key(solved.arrangement)
+
+
+def test_complete_sixteen_cards_lists_every_legal_finish() -> None:
+    """12 of 16 cards placed: each finish puts one of the other 4 in the back, and is listed
+    when the reference finds it not fouled."""
+    rules = RuleSet.preset("kaixin-extra")
+    hand = core.parse_cards(random_hand(950, rules, size=16))
+    play = core.solve(hand, rules, players=3).arrangement
+    assert play is not None  # this fixed hand is arranged (checked, not a general fact)
+    front, middle, back = list(play.front), list(play.middle), list(play.back)[:4]
+    rest = list(hand)
+    for c in front + middle + back:
+        rest.remove(c)
+    want = set()
+    for c in rest:
+        finish = ref.Arrangement(as_ref_cards(front), as_ref_cards(middle), as_ref_cards(back + [c]))
+        if not ref.is_foul(finish, rules):
+            want.add(key(finish))
+    got = core.complete(hand, rules, front=front, middle=middle, back=back, players=3, limit=10_000)
+    assert want and set(keys([h.arrangement for h in got])) == want
+    assert len(got) == len(want)  # each arrangement once, however many ways to keep it
+    with pytest.raises(core.LimitError) as err:
+        core.complete(hand, rules, back=back, players=3, limit=10_001)
+    assert err.value.key == "limit" and err.value.maximum == 10_000
+    with pytest.raises(CountError):
+        core.complete(hand, RuleSet.preset("kaixin"), back=back)
+
+
 @pytest.mark.parametrize("impl", ["core", "reference"])
 def test_complete_errors(impl: str) -> None:
     hand = random_hand(700, RuleSet.default())

@@ -328,11 +328,19 @@ def complete(
     tables: Optional[LaneTables] = None,
 ) -> List[Hint]:
     """The remaining legal (non-fouled) ways to finish a hand when the player has already
-    placed some cards: ``front``, ``middle``, ``back`` the cards placed in each lane. Best
-    first by expected units, at most ``limit``; empty when no legal finish exists.
+    placed some cards (牌型提示 while arranging): ``front``, ``middle``, ``back`` the cards
+    placed in each lane. Best first by expected units, at most ``limit``; empty when no
+    legal finish exists.
 
-    Raises: CountError (a lane over-full), ThirteenError (a placed card not in the hand),
-    and the errors of :func:`solve`.
+    ``hand`` is 13 cards, or ``rules.dealt`` (16 under kaixin-extra, 多三张): then each
+    finish keeps 13 of them (the placed cards among them) and each distinct arrangement is
+    listed once, priced as :func:`solve` prices the choice of the 13 (RULES.md §1, "Cards and
+    deck"). About 30–300 ms for 16 cards against well under 10 ms for 13.
+
+    Raises: CountError (a lane over-full, or a hand of neither 13 nor ``rules.dealt``
+    cards), ThirteenError (a placed card not in the hand), LimitError (``limit`` above
+    10,000 with more than 13 cards: a 16-card hand has some 40 million finishes), and the
+    errors of :func:`solve`.
     """
     rules = _rules(rules)
     as_banker = _context(rules, players, banker)

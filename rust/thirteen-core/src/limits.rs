@@ -74,6 +74,14 @@ impl Limit {
     }
 }
 
+/// Most finishes `complete` lists for a hand of more than 13 dealt cards: a 16-card hand
+/// has about 40 million splits of 13 of its cards, too many to list whole.
+pub const COMPLETE_KEEP_LIMIT: Limit = Limit {
+    key: "limit",
+    min: 0,
+    max: 10_000,
+};
+
 /// Largest amount of any rule-set entry (`R`): lane values, bonuses, specials, surrender,
 /// escape penalties.
 pub const MAX_RULE_UNITS: i64 = 10_000;

@@ -169,13 +169,34 @@ pub fn ev_all(
     tables: &LaneTables,
     ctx: Context,
 ) -> Vec<Candidate> {
+    let removal = tables.removal(splits.cards(), rules);
+    ev_all_with(splits, rules, tables, ctx, removal.as_ref(), [0; 3])
+}
+
+/// As [`ev_all`], with the card removal of `removal` (that of every dealt card when more
+/// than 13 were dealt), and only the splits whose front, middle and back hold the cards
+/// of `need`'s masks (checked before a split is scored).
+fn ev_all_with(
+    splits: &HandSplits,
+    rules: &Rules,
+    tables: &LaneTables,
+    ctx: Context,
+    removal: Option<&Removal>,
+    need: [u16; 3],
+) -> Vec<Candidate> {
     let v3 = splits.three_values();
     let v5 = splits.five_values();
-    let removal = tables.removal(splits.cards(), rules);
-    let f = |v, lane, d| features(v, lane, d, rules, ctx.role, removal.as_ref());
+    let f = |v, lane, d| features(v, lane, d, rules, ctx.role, removal);
     let scorer = Scorer::new(rules, ctx, tables);
     let mut out = Vec::new();
+    let placed = need != [0; 3];
     splits.for_each_index(|fi, mi, bi| {
+        if placed {
+            let (f, m, b) = splits.masks(fi, mi, bi);
+            if f & need[0] != need[0] || m & need[1] != need[1] || b & need[2] != need[2] {
+                return;
+            }
+        }
         if v3[fi] <= v5[mi] && v5[mi] <= v5[bi] {
             let e = scorer.score(
                 &f(v3[fi], Lane::Front, tables),
@@ -284,13 +305,8 @@ pub fn complete(
         }
     }
     let splits = HandSplits::new(cards, rules.wheel);
-    let mut all: Vec<Candidate> = ev_all(&splits, rules, tables, ctx)
-        .into_iter()
-        .filter(|c| {
-            let (f, m, b) = splits.masks(c.subsets.0, c.subsets.1, c.subsets.2);
-            f & need[0] == need[0] && m & need[1] == need[1] && b & need[2] == need[2]
-        })
-        .collect();
+    let removal = tables.removal(splits.cards(), rules);
+    let mut all = ev_all_with(&splits, rules, tables, ctx, removal.as_ref(), need);
     all.sort_by(|a, b| {
         b.expected
             .partial_cmp(&a.expected)
@@ -306,6 +322,108 @@ pub fn complete(
             })
             .collect(),
     )
+}
+
+/// As [`complete`] for 13 to 16 dealt cards (kaixin 多三张, 16 dealt and 13 kept): every
+/// legal split of 13 of `dealt` that keeps the placed cards in their lanes, each distinct
+/// arrangement once, best first (at most `limit`). Priced as [`solve_ev_keep`] chooses the
+/// cards to keep: card removal from every dealt card. Exact: the ways to keep 13 are taken
+/// in the order of their best unconstrained split (the pruned search of [`best_splits`],
+/// a bound on any finish of them), and the rest are passed once that bound is no better
+/// than the `limit`-th finish found. `None` as [`complete`].
+pub fn complete_keep(
+    dealt: &[Card],
+    rules: &Rules,
+    tables: &LaneTables,
+    ctx: Context,
+    placed: &[Vec<Card>; 3],
+    limit: usize,
+) -> Option<Vec<Choice>> {
+    let n = dealt.len();
+    if n == 13 {
+        let hand: &[Card; 13] = dealt.try_into().expect("13");
+        return complete(hand, rules, tables, ctx, placed, limit);
+    }
+    assert!((14..=16).contains(&n), "13 to 16 cards");
+    let mut used = 0u32;
+    let mut need = [0u32; 3];
+    for (lane, want) in placed.iter().enumerate() {
+        if want.len() > Lane::ALL[lane].size() {
+            return None;
+        }
+        for c in want {
+            let pos = (0..n).find(|&i| dealt[i] == *c && used & (1 << i) == 0)?;
+            used |= 1 << pos;
+            need[lane] |= 1 << pos;
+        }
+    }
+    if limit == 0 {
+        return Some(Vec::new());
+    }
+    let removal = tables.removal(dealt, rules);
+    let mut stats = SearchStats::default();
+    // Each way to keep 13 of the cards not placed: its cards, the placed masks over them
+    // and its best split's expected units.
+    let mut keeps: Vec<(f64, [Card; 13], [u16; 3])> = (0u32..1 << n)
+        .filter(|&drop| drop & used == 0 && drop.count_ones() as usize == n - 13)
+        .map(|drop| {
+            let mut hand = [dealt[0]; 13];
+            let mut masks = [0u16; 3];
+            for (k, i) in (0..n).filter(|&i| drop & (1 << i) == 0).enumerate() {
+                hand[k] = dealt[i];
+                for (lane, m) in masks.iter_mut().enumerate() {
+                    *m |= (((need[lane] >> i) & 1) as u16) << k;
+                }
+            }
+            let splits = HandSplits::new(&hand, rules.wheel);
+            let best = best_splits(
+                splits.cards(),
+                splits.five_values(),
+                splits.three_values(),
+                rules,
+                tables,
+                removal.as_ref(),
+                ctx,
+                1,
+                false,
+                &mut stats,
+            )[0]
+            .expected;
+            (best, hand, masks)
+        })
+        .collect();
+    keeps.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(Ordering::Equal));
+    let mut out: Vec<Choice> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for (bound, hand, need) in &keeps {
+        if out.len() >= limit && *bound <= out[limit - 1].expected {
+            break;
+        }
+        let splits = HandSplits::new(hand, rules.wheel);
+        let mut found = ev_all_with(&splits, rules, tables, ctx, removal.as_ref(), *need);
+        found.sort_by(|a, b| {
+            b.expected
+                .partial_cmp(&a.expected)
+                .unwrap_or(Ordering::Equal)
+        });
+        for c in found.iter().take(limit) {
+            let arrangement = arrangement_of(&splits, c);
+            if seen.insert(arrangement) {
+                out.push(Choice {
+                    arrangement: Some(arrangement),
+                    special: None,
+                    expected: c.expected,
+                });
+            }
+        }
+        out.sort_by(|a, b| {
+            b.expected
+                .partial_cmp(&a.expected)
+                .unwrap_or(Ordering::Equal)
+        });
+        out.truncate(limit);
+    }
+    Some(out)
 }
 
 /// The greedy baseline: the strongest back, then the strongest middle of the rest, the rest

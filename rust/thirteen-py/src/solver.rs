@@ -773,7 +773,8 @@ fn _solve<'py>(
 }
 
 /// The legal ways to finish a hand with some cards already placed (engine behind
-/// ``thirteen.complete``): ``front``, ``middle``, ``back`` the placed cards. Returns
+/// ``thirteen.complete``): ``cards`` 13 (or ``rules.dealt``) cards; ``front``, ``middle``,
+/// ``back`` the placed cards. Returns
 /// ``[(arrangement, None, expected units), ...]`` best first, at most ``limit``.
 #[pyfunction]
 #[pyo3(signature = (cards, rules, tables, *, front, middle, back, players = 4, banker = false, limit = 20))]
@@ -796,9 +797,21 @@ fn _complete(
         extract_cards(middle)?,
         extract_cards(back)?,
     ];
+    let dealt = extract_cards(cards)?;
     let t = &tables.get().tables;
     with_rules(rules, |r| {
-        let hand = thirteen_cards(py, cards, r.deck)?;
+        let size = if dealt.len() == 13 {
+            13
+        } else {
+            r.dealt as usize
+        };
+        core::card::validate_hand(&dealt, r.deck, size).py_err(py)?;
+        if size > 13 {
+            core::limits::COMPLETE_KEEP_LIMIT
+                .check(i64::try_from(limit).unwrap_or(i64::MAX))
+                .py_err(py)?;
+        }
+        let hand = dealt;
         for (lane, cards) in Lane::ALL.iter().zip(&placed) {
             if cards.len() > lane.size() {
                 return Err(to_pyerr(
@@ -812,7 +825,7 @@ fn _complete(
                 ));
             }
         }
-        let out = py.detach(|| core::solve::complete(&hand, r, t, ctx, &placed, limit));
+        let out = py.detach(|| core::solve::complete_keep(&hand, r, t, ctx, &placed, limit));
         match out {
             Some(v) => Ok(v.into_iter().map(choice_tuple).collect()),
             None => {

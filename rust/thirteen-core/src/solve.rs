@@ -279,6 +279,25 @@ pub fn solve_ev_with(
     out
 }
 
+/// The positions in `cards` of the placed cards (each held card placed at most once): all
+/// of them, and those of each lane. `None` when a placed card is not held (or placed more
+/// often than held) or a lane holds more than its size.
+fn placed_positions(cards: &[Card], placed: &[Vec<Card>; 3]) -> Option<(u32, [u32; 3])> {
+    let mut used = 0u32;
+    let mut need = [0u32; 3];
+    for (lane, want) in placed.iter().enumerate() {
+        if want.len() > Lane::ALL[lane].size() {
+            return None;
+        }
+        for c in want {
+            let pos = (0..cards.len()).find(|&i| cards[i] == *c && used & (1 << i) == 0)?;
+            used |= 1 << pos;
+            need[lane] |= 1 << pos;
+        }
+    }
+    Some((used, need))
+}
+
 /// The legal ways to finish a hand when some cards are already placed (牌型提示 while
 /// arranging): `placed[lane]` lists cards already in front, middle and back. Every legal
 /// split that keeps them there, with its expected units, best first (at most `limit`).
@@ -292,18 +311,8 @@ pub fn complete(
     placed: &[Vec<Card>; 3],
     limit: usize,
 ) -> Option<Vec<Choice>> {
-    let mut used = 0u16;
-    let mut need = [0u16; 3];
-    for (lane, want) in placed.iter().enumerate() {
-        if want.len() > Lane::ALL[lane].size() {
-            return None;
-        }
-        for c in want {
-            let pos = (0..13).find(|&i| cards[i] == *c && used & (1 << i) == 0)?;
-            used |= 1 << pos;
-            need[lane] |= 1 << pos;
-        }
-    }
+    let (_, need) = placed_positions(cards, placed)?;
+    let need = need.map(|m| m as u16);
     let splits = HandSplits::new(cards, rules.wheel);
     let removal = tables.removal(splits.cards(), rules);
     let mut all = ev_all_with(&splits, rules, tables, ctx, removal.as_ref(), need);
@@ -345,18 +354,7 @@ pub fn complete_keep(
         return complete(hand, rules, tables, ctx, placed, limit);
     }
     assert!((14..=16).contains(&n), "13 to 16 cards");
-    let mut used = 0u32;
-    let mut need = [0u32; 3];
-    for (lane, want) in placed.iter().enumerate() {
-        if want.len() > Lane::ALL[lane].size() {
-            return None;
-        }
-        for c in want {
-            let pos = (0..n).find(|&i| dealt[i] == *c && used & (1 << i) == 0)?;
-            used |= 1 << pos;
-            need[lane] |= 1 << pos;
-        }
-    }
+    let (used, need) = placed_positions(dealt, placed)?;
     if limit == 0 {
         return Some(Vec::new());
     }

@@ -333,6 +333,35 @@ def test_solve_sixteen_dealt_keeps_thirteen() -> None:
     assert solution.special is not None and solution.special.key == "dragon"
 
 
+@pytest.mark.parametrize("seed", [3, 5, 0, 9])
+def test_sixteen_dealt_keep_the_horse_card_when_doubling_pays(seed: int) -> None:
+    """RULES.md 5 step 8: whoever plays the horse card has every pairwise result doubled. Of
+    16 cards, the kept 13 hold it exactly when the best play holding it, doubled, beats the
+    best play without it (each found by ``complete``, which prices plays undoubled: with it
+    placed in each lane, and without it as the best of every 13 kept of the other 15)."""
+    base = RuleSet.preset("kaixin-extra")
+    rng = random.Random(seed)
+    hand = rng.sample(list(core.deck(base)), 16)
+    horse = hand[rng.randrange(16)]
+    assert hand.count(horse) == 1  # these seeds deal it once (checked, not a general fact)
+    rules = base.replace(horse_card=str(horse), name="kaixin-extra-horse")
+    tables = tables_for(base)
+    firsts = [core.complete(hand, base, players=3, limit=1, tables=tables, **{lane: [horse]})
+              for lane in ("front", "middle", "back")]
+    with_horse = max(f[0].expected for f in firsts if f)
+    others = [c for c in hand if c != horse]
+    without = max(core.complete(kept, base, players=3, limit=1, tables=tables)[0].expected
+                  for kept in _keeps(others, []))
+    solution = core.solve(hand, rules, players=3, tables=tables)
+    assert solution.special is None
+    keeps = 2 * with_horse > without
+    assert (horse in solution.kept) == keeps
+    assert solution.expected == pytest.approx(with_horse if keeps else without, abs=1e-9)
+    # Without the horse card the choice is the best play, whatever it holds.
+    assert core.solve(hand, base, players=3, tables=tables).expected == pytest.approx(
+        max(with_horse, without), abs=1e-9)
+
+
 def test_mc_deals_opponents_what_the_rules_deal() -> None:
     # With 16 dealt (RULES.md 2, kaixin-extra) every opponent is dealt 16 and keeps its best
     # 13, from the cards this seat was not dealt (its 3 set aside included). Dealt only 13

@@ -355,6 +355,39 @@ pub fn best_splits(
     distinct: bool,
     stats: &mut SearchStats,
 ) -> Vec<Candidate> {
+    best_splits_above(
+        cards,
+        v5,
+        v3,
+        rules,
+        tables,
+        removal,
+        ctx,
+        top,
+        distinct,
+        f64::NEG_INFINITY,
+        stats,
+    )
+}
+
+/// As [`best_splits`], keeping only splits worth more than `above`: the search prunes
+/// against `above` from the start, as if `top` splits that good were already found. Empty
+/// when no split is worth more (with `above` at minus infinity, as [`best_splits`]).
+#[allow(clippy::too_many_arguments)]
+pub fn best_splits_above(
+    cards: &[Card],
+    v5: &[HandValue],
+    v3: &[HandValue],
+    rules: &Rules,
+    tables: &LaneTables,
+    removal: Option<&Removal>,
+    ctx: Context,
+    top: usize,
+    distinct: bool,
+    above: f64,
+    stats: &mut SearchStats,
+) -> Vec<Candidate> {
+    let seeded = above > f64::NEG_INFINITY;
     let n = cards.len();
     let s = subsets(n);
     let top = top.max(1);
@@ -392,13 +425,13 @@ pub fn best_splits(
     // sit below them (a legal front is at most its middle, at most its back).
     let mut cap = 0usize;
     let mut best: Vec<Candidate> = Vec::with_capacity(top + 1);
-    let mut floor = f64::NEG_INFINITY;
+    let mut floor = above;
     let offer = |subsets: (usize, usize, usize),
                  expected: f64,
                  best: &mut Vec<Candidate>,
                  floor: &mut f64| {
         let c = Candidate { subsets, expected };
-        if best.len() == top && c.expected <= *floor {
+        if (seeded || best.len() == top) && c.expected <= *floor {
             return;
         }
         if distinct {
@@ -499,7 +532,7 @@ pub fn best_splits(
             if at > 0 && falling::value(order.at(at - 1)) != vb.raw() {
                 run_start = at;
             }
-            let full = best.len() == top;
+            let full = seeded || best.len() == top;
             stats.visited += 1;
             // A card held twice: a back holding the same cards as an earlier back of its
             // value leaves the same cards, so its splits are the earlier back's with the same
@@ -645,7 +678,10 @@ pub fn best_splits(
                         last_middle = Some(vm);
                     }
                     let mf = lazy(mi, Lane::Middle);
-                    if prune && best.len() == top && scorer.score(&tf, &mf, &bf) <= floor {
+                    if prune
+                        && (seeded || best.len() == top)
+                        && scorer.score(&tf, &mf, &bf) <= floor
+                    {
                         break;
                     }
                     while fcap < fronts.len() && falling::value(fronts.at(fcap)) > vm.raw() {
@@ -669,7 +705,7 @@ pub fn best_splits(
                         // its bound (at the envelope) bounds them too.
                         if !monotone
                             && prune
-                            && best.len() == top
+                            && (seeded || best.len() == top)
                             && scorer.score(&ff, &mf, &bf) <= floor
                         {
                             break;
@@ -677,7 +713,9 @@ pub fn best_splits(
                         stats.scored += 1;
                         let e = exact(&ff, &mf, &bf, (fi, mi, bi));
                         offer((fi, mi, bi), e, &mut best, &mut floor);
-                        if front_rises && (top == 1 || (best.len() == top && e <= floor)) {
+                        if front_rises
+                            && (top == 1 || ((seeded || best.len() == top) && e <= floor))
+                        {
                             break;
                         }
                     }
@@ -1161,6 +1199,43 @@ mod tests {
                                 seen.sort();
                                 seen.dedup();
                                 assert_eq!(seen.len(), top.len(), "distinct values");
+                            }
+                            // Pruned against a floor from the start: the splits above it,
+                            // none when it is the best. Floors halfway between two scores
+                            // of the full scan (clear of rounding).
+                            for k in [0usize, 2, 9] {
+                                let (Some(&hi), Some(&lo)) = (expect.get(k), expect.get(k + 1))
+                                else {
+                                    continue;
+                                };
+                                if hi - lo < 1e-6 {
+                                    continue;
+                                }
+                                for above in [(hi + lo) / 2.0, expect[0] + 1e-6] {
+                                    let got = best_splits_above(
+                                        s.cards(),
+                                        s.five_values(),
+                                        s.three_values(),
+                                        &rules,
+                                        tables,
+                                        tables.removal(&h, &rules).as_ref(),
+                                        ctx,
+                                        want,
+                                        distinct,
+                                        above,
+                                        &mut stats,
+                                    );
+                                    let better: Vec<f64> =
+                                        expect.iter().copied().filter(|&e| e > above).collect();
+                                    assert_eq!(got.len(), better.len().min(want), "above {above}");
+                                    for (c, e) in got.iter().zip(&better) {
+                                        assert!(
+                                            (c.expected - e).abs() < 1e-9,
+                                            "{} vs {e}",
+                                            c.expected
+                                        );
+                                    }
+                                }
                             }
                         }
                     }

@@ -445,10 +445,85 @@ pub fn solve_greedy(cards: &[Card; 13], rules: &Rules) -> Arrangement {
     )
 }
 
-/// The best 13 of `dealt` cards (16 in kaixin 多三张) and their play by `ev`: the split is
-/// searched over the dealt cards directly (back-major, pruned by the same bounds as
-/// [`ev_candidates`]; the three cards left out are whatever the best split does not use),
-/// and every way to keep 13 is checked for a special worth declaring.
+/// The cards of a position mask of `cards`, high to low (rank, then suit), for display.
+fn pick(cards: &[Card], m: u32) -> Vec<Card> {
+    let mut out: Vec<Card> = (0..cards.len())
+        .filter(|i| m & (1 << i) != 0)
+        .map(|i| cards[i])
+        .collect();
+    out.sort_unstable_by(|a, b| b.cmp(a));
+    out
+}
+
+/// The best split of 13 of `cards` (13 to 16 of them) by `ev`, priced with `removal`, and
+/// its expected units: searched over the cards directly (back-major, pruned by the same
+/// bounds as [`ev_candidates`]; the cards left out are whatever the best split does not
+/// use).
+fn best_kept(
+    cards: &[Card],
+    rules: &Rules,
+    tables: &LaneTables,
+    removal: Option<&Removal>,
+    ctx: Context,
+) -> (Arrangement, f64) {
+    best_kept_above(cards, rules, tables, removal, ctx, f64::NEG_INFINITY).expect("a legal split")
+}
+
+/// As [`best_kept`], when some split is worth more than `above` (the search pruned against
+/// it from the start).
+fn best_kept_above(
+    cards: &[Card],
+    rules: &Rules,
+    tables: &LaneTables,
+    removal: Option<&Removal>,
+    ctx: Context,
+    above: f64,
+) -> Option<(Arrangement, f64)> {
+    let subs = crate::search::subsets(cards.len());
+    let (five, three) = (&subs.five, &subs.three);
+    // The cards of a position mask, in position order (evaluation ignores the order).
+    fn of<const K: usize>(cards: &[Card], m: u32) -> [Card; K] {
+        let mut out = [cards[0]; K];
+        let (mut rest, mut k) = (m, 0);
+        while rest != 0 {
+            out[k] = cards[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+            k += 1;
+        }
+        out
+    }
+    let v5: Vec<HandValue> = five
+        .iter()
+        .map(|&m| crate::eval::evaluate5(&of::<5>(cards, m), rules.wheel))
+        .collect();
+    let v3: Vec<HandValue> = three
+        .iter()
+        .map(|&m| crate::eval::evaluate3(&of::<3>(cards, m)))
+        .collect();
+    let mut stats = SearchStats::default();
+    let c = *crate::search::best_splits_above(
+        cards, &v5, &v3, rules, tables, removal, ctx, 1, false, above, &mut stats,
+    )
+    .first()?;
+    let (fi, mi, bi) = c.subsets;
+    let arrangement = Arrangement {
+        front: pick(cards, three[fi]).try_into().expect("3"),
+        middle: pick(cards, five[mi]).try_into().expect("5"),
+        back: pick(cards, five[bi]).try_into().expect("5"),
+    };
+    Some((arrangement, c.expected))
+}
+
+/// The best 13 of `dealt` cards (16 in kaixin 多三张) and their play by `ev`: the best split
+/// of any 13 of them ([`best_kept`], card removal from every dealt card), and every way to
+/// keep 13 is checked for a special worth declaring.
+///
+/// **Horse card** (马牌, RULES.md 5 step 8): when it is dealt here, keeping it doubles every
+/// result of this seat, so plays are compared at twice their expected units when they keep
+/// it: a hand expected to win keeps it when the best 13 holding it are worth more than half
+/// the best without it, and a hand expected to lose drops it when it can lose less than
+/// twice as much without it. Each choice's `expected` is its units before the doubling (as
+/// for 13 cards, where every play keeps the horse card alike).
 pub fn solve_ev_keep(
     dealt: &[Card],
     rules: &Rules,
@@ -465,83 +540,69 @@ pub fn solve_ev_keep(
     }
     assert!((14..=16).contains(&n), "13 to 16 cards");
     let all: u32 = (1 << n) - 1;
-    let subs = crate::search::subsets(n);
-    let (five, three) = (&subs.five, &subs.three);
-    // Cards of a position mask, high to low (rank, then suit), for display.
-    let pick = |m: u32| -> Vec<Card> {
-        let mut cards: Vec<Card> = (0..n)
-            .filter(|i| m & (1 << i) != 0)
-            .map(|i| dealt[i])
-            .collect();
-        cards.sort_unstable_by(|a, b| b.cmp(a));
-        cards
-    };
-    // The cards of a position mask, in position order (evaluation ignores the order).
-    fn of<const K: usize>(dealt: &[Card], m: u32) -> [Card; K] {
-        let mut out = [dealt[0]; K];
-        let (mut rest, mut k) = (m, 0);
-        while rest != 0 {
-            out[k] = dealt[rest.trailing_zeros() as usize];
-            rest &= rest - 1;
-            k += 1;
-        }
-        out
-    }
-    let v5: Vec<HandValue> = five
-        .iter()
-        .map(|&m| crate::eval::evaluate5(&of::<5>(dealt, m), rules.wheel))
-        .collect();
-    let v3: Vec<HandValue> = three
-        .iter()
-        .map(|&m| crate::eval::evaluate3(&of::<3>(dealt, m)))
-        .collect();
-    let mut stats = SearchStats::default();
     let removal = tables.removal(dealt, rules);
-    let c = best_splits(
-        dealt,
-        &v5,
-        &v3,
-        rules,
-        tables,
-        removal.as_ref(),
-        ctx,
-        1,
-        false,
-        &mut stats,
-    )[0];
-    let (e, (fi, mi, bi)) = (c.expected, c.subsets);
-    let arrangement = Arrangement {
-        front: pick(three[fi]).try_into().expect("3"),
-        middle: pick(five[mi]).try_into().expect("5"),
-        back: pick(five[bi]).try_into().expect("5"),
+    let horse = rules
+        .horse_card
+        .and_then(|h| dealt.iter().position(|&c| c == h));
+    // A play's worth for the choice: its expected units, doubled when it keeps the horse.
+    let worth = |cards: &[Card], e: f64| match horse {
+        Some(h) if cards.contains(&dealt[h]) => 2.0 * e,
+        _ => e,
     };
+    let (mut arrangement, mut e) = best_kept(dealt, rules, tables, removal.as_ref(), ctx);
+    if let Some(h) = horse {
+        let with = arrangement.cards().contains(&dealt[h]);
+        let others: Vec<Card> = (0..n).filter(|&i| i != h).map(|i| dealt[i]).collect();
+        // Without any copy of it (a 65-card deck may deal it twice).
+        let without: Vec<Card> = dealt.iter().copied().filter(|&c| c != dealt[h]).collect();
+        if with && e < 0.0 && without.len() >= 13 {
+            // Losing: the best 13 of the other cards may lose less undoubled.
+            let (a, e2) = best_kept(&without, rules, tables, removal.as_ref(), ctx);
+            if e2 > 2.0 * e {
+                (arrangement, e) = (a, e2);
+            }
+        } else if !with && e > 0.0 {
+            // Winning without it: the best 13 that keep it may be worth more doubled, when
+            // worth more than half the best (each search pruned against that, or against
+            // the best 13 holding it found so far).
+            let mut best: Option<(Arrangement, f64)> = None;
+            for drop in (0u32..1 << (n - 1)).filter(|m| m.count_ones() as usize == n - 13) {
+                let mut keep = pick(&others, ((1 << (n - 1)) - 1) & !drop);
+                keep.push(dealt[h]);
+                let above = best.as_ref().map_or(e / 2.0, |b| b.1);
+                if let Some(found) =
+                    best_kept_above(&keep, rules, tables, removal.as_ref(), ctx, above)
+                {
+                    best = Some(found);
+                }
+            }
+            if let Some((a, e2)) = best {
+                (arrangement, e) = (a, e2);
+            }
+        }
+    }
     let mut kept = arrangement.cards().to_vec();
+    let mut value = worth(&kept, e);
     let mut choice = Choice {
         arrangement: Some(arrangement),
         special: None,
         expected: e,
     };
     // A special held by some 13 of the cards, when declaring it beats the split. Skipped
-    // when no recognised special could beat it, or when only the dragons are recognised
-    // and the cards lack one of the 13 ranks.
+    // when no recognised special could beat it (even doubled by a horse card), or when only
+    // the dragons are recognised and the cards lack one of the 13 ranks.
     let most = rules.special_units.iter().copied().max().unwrap_or(0);
-    let most = special_expected_units(most, rules, ctx);
+    let most = worth(dealt, special_expected_units(most, rules, ctx));
     let dragons_only = rules.special_units[2..].iter().all(|&u| u <= 0);
     let ranks = dealt.iter().fold(0u16, |m, c| m | 1 << c.rank_index());
-    if most > choice.expected && (!dragons_only || ranks == 0x1fff) {
-        let drops: Vec<u32> = if n == 16 {
-            three.clone()
-        } else {
-            (0..=all)
-                .filter(|m| m.count_ones() as usize == n - 13)
-                .collect()
-        };
-        for &drop in &drops {
-            let hand: Vec<Card> = pick(all & !drop);
+    if most > value && (!dragons_only || ranks == 0x1fff) {
+        for drop in (0..=all).filter(|m| m.count_ones() as usize == n - 13) {
+            let hand: Vec<Card> = pick(dealt, all & !drop);
             let hand13: [Card; 13] = hand.as_slice().try_into().expect("13");
             if let Some(sp) = find_special(&hand13, rules) {
                 let se = special_expected(&sp, rules, ctx);
-                if se > choice.expected {
+                if worth(&hand, se) > value {
+                    value = worth(&hand, se);
                     kept = hand;
                     choice = Choice {
                         arrangement: None,

@@ -333,6 +333,30 @@ def test_solve_sixteen_dealt_keeps_thirteen() -> None:
     assert solution.special is not None and solution.special.key == "dragon"
 
 
+def test_sixteen_dealt_from_a_standard_deck_price_every_dealt_card() -> None:
+    """With 16 dealt from 52 cards, no opponent can hold any of the 16 (RULES.md 1): the
+    play's card removal is that of all 16, in the choice of the 13 kept, in ``solve``'s
+    play and ``expected``, in ``complete`` and in ``solve_batch``."""
+    rules = RuleSet.preset("kaixin").replace(dealt=16, players=(2, 3), name="kaixin-16")
+    rng = random.Random(1234)
+    deck = list(core.deck(rules))
+    hands = [rng.sample(deck, 16) for _ in range(40)]
+    with pytest.warns(core.TablesWarning):
+        core.lane_tables(rules, 3)
+    rank = lambda cards: sorted(core.Card.from_code(int(c)).rank for c in cards)  # noqa: E731
+    arranged, specials = core.solve_batch(np.array([[c.code for c in h] for h in hands], dtype=np.uint8),
+                                          rules, players=3)
+    for hand, row, special in zip(hands, arranged, specials):
+        solved = core.solve(hand, rules, players=3)
+        if solved.special is not None:
+            continue
+        first = core.complete(hand, rules, players=3, limit=1)[0]
+        assert solved.expected == pytest.approx(first.expected, abs=1e-9)
+        a = solved.arrangement
+        assert [rank(row[:3]), rank(row[3:8]), rank(row[8:])] == [
+            rank([c.code for c in lane]) for lane in (a.front, a.middle, a.back)]
+
+
 @pytest.mark.parametrize("seed", [3, 5, 0, 9])
 def test_sixteen_dealt_keep_the_horse_card_when_doubling_pays(seed: int) -> None:
     """RULES.md 5 step 8: whoever plays the horse card has every pairwise result doubled. Of

@@ -57,14 +57,16 @@ pub fn ev_candidates(
     ctx: Context,
     top: usize,
 ) -> Vec<Candidate> {
-    ev_candidates_with(splits, rules, tables, ctx, top, false)
+    ev_candidates_with(splits, splits.cards(), rules, tables, ctx, top, false)
 }
 
 /// As [`ev_candidates`]; with `distinct`, splits whose three lane values equal a better
-/// candidate's are left out (the same play with other cards). Exact: the pruned search of
-/// [`crate::search`] finds what a full scan finds.
+/// candidate's are left out (the same play with other cards). Card removal is that of
+/// `held`: the hand's cards, or every card dealt when 13 were kept of more. Exact: the
+/// pruned search of [`crate::search`] finds what a full scan finds.
 pub fn ev_candidates_with(
     splits: &HandSplits,
+    held: &[Card],
     rules: &Rules,
     tables: &LaneTables,
     ctx: Context,
@@ -73,6 +75,7 @@ pub fn ev_candidates_with(
 ) -> Vec<Candidate> {
     ev_candidates_counted(
         splits,
+        held,
         rules,
         tables,
         ctx,
@@ -83,8 +86,10 @@ pub fn ev_candidates_with(
 }
 
 /// As [`ev_candidates_with`], counting what the search looked at into `stats`.
+#[allow(clippy::too_many_arguments)]
 pub fn ev_candidates_counted(
     splits: &HandSplits,
+    held: &[Card],
     rules: &Rules,
     tables: &LaneTables,
     ctx: Context,
@@ -110,10 +115,10 @@ pub fn ev_candidates_counted(
     // are in use: the search does not come back here, so they never are).
     REMOVAL.with(|cell| match cell.try_borrow_mut() {
         Ok(mut removal) => {
-            let on = tables.removal_into(splits.cards(), rules, &mut removal);
+            let on = tables.removal_into(held, rules, &mut removal);
             search(on.then_some(&*removal), stats)
         }
-        Err(_) => search(tables.removal(splits.cards(), rules).as_ref(), stats),
+        Err(_) => search(tables.removal(held, rules).as_ref(), stats),
     })
 }
 
@@ -154,7 +159,7 @@ pub fn ev_check(
     let splits = HandSplits::new(cards, rules.wheel);
     let mut stats = SearchStats::default();
     let pruned =
-        ev_candidates_counted(&splits, rules, tables, ctx, 1, false, &mut stats)[0].expected;
+        ev_candidates_counted(&splits, cards, rules, tables, ctx, 1, false, &mut stats)[0].expected;
     let full = ev_all(&splits, rules, tables, ctx)
         .iter()
         .map(|c| c.expected)
@@ -241,12 +246,13 @@ pub fn solve_ev(
     ctx: Context,
     top: usize,
 ) -> Vec<Choice> {
-    solve_ev_with(cards, rules, tables, ctx, top, false)
+    solve_ev_with(cards, cards, rules, tables, ctx, top, false)
 }
 
 /// As [`solve_ev`]; with `distinct`, runners-up differ in some lane's value (hints).
 pub fn solve_ev_with(
     cards: &[Card; 13],
+    held: &[Card],
     rules: &Rules,
     tables: &LaneTables,
     ctx: Context,
@@ -254,7 +260,7 @@ pub fn solve_ev_with(
     distinct: bool,
 ) -> Vec<Choice> {
     let mut out: Vec<Choice> = with_splits(cards, rules, |splits| {
-        ev_candidates_with(splits, rules, tables, ctx, top, distinct)
+        ev_candidates_with(splits, held, rules, tables, ctx, top, distinct)
             .iter()
             .map(|c| Choice {
                 arrangement: Some(arrangement_of(splits, c)),
@@ -793,15 +799,20 @@ pub fn solve_batch(
     hands
         .par_iter()
         .map(|dealt| {
-            let hand: [Card; 13] = if dealt.len() == 13 {
-                dealt.as_slice().try_into().expect("13")
+            let (hand, submission) = if dealt.len() == 13 {
+                let hand: [Card; 13] = dealt.as_slice().try_into().expect("13");
+                (hand, play(&hand, rules, tables, ctx, strategy))
             } else {
-                solve_ev_keep(dealt, rules, tables, ctx)
-                    .0
-                    .try_into()
-                    .expect("13")
+                // The 13 kept, and with `ev` their play as chosen (card removal from every
+                // card dealt).
+                let (kept, choice) = solve_ev_keep(dealt, rules, tables, ctx);
+                let hand: [Card; 13] = kept.try_into().expect("13");
+                match strategy {
+                    Strategy::Ev => (hand, submission(&hand, &choice)),
+                    Strategy::Greedy => (hand, play(&hand, rules, tables, ctx, strategy)),
+                }
             };
-            match play(&hand, rules, tables, ctx, strategy) {
+            match submission {
                 Submission::Arranged(a) => (a.cards(), None),
                 Submission::Declared { special, .. } => (
                     hand,

@@ -741,7 +741,9 @@ fn _solve<'py>(
             };
             let hand: [core::Card; 13] = kept.as_slice().try_into().expect("13");
             let choices = match strategy {
-                "ev" => Ok(core::solve::solve_ev_with(&hand, r, t, ctx, top, distinct)),
+                "ev" => Ok(core::solve::solve_ev_with(
+                    &hand, &dealt, r, t, ctx, top, distinct,
+                )),
                 "mc" => Ok(core::solve::solve_mc(
                     &hand,
                     &dealt,

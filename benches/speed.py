@@ -8,12 +8,13 @@ least of three calls on the hand), and the median and p99 of the first call on e
 16-card ``kaixin-extra`` distribution; what pricing scoops over the classes of the opponent's
 arrangement costs (the shipped tables against the same tables without classes); ``mc`` with
 1,000 samples (4 and 2 players, CPU time of the process, which includes every worker
-thread); and ``solve_batch`` with 1 and 2 threads (wall time, in subprocesses with
-``RAYON_NUM_THREADS``).
+thread); ``solve_batch`` with 1 and 2 threads (wall time, in subprocesses with
+``RAYON_NUM_THREADS``); and with 16 dealt (kaixin-extra, 3 players), ``complete`` with 0 to 5
+cards placed and ``solve`` holding a horse card (Ah) against the same hands without one.
 
 Usage::
 
-    python benches/speed.py [--hands 2000] [--mc-hands 10] [--presets kaixin ...]
+    python benches/speed.py [--hands 2000] [--mc-hands 10] [--sixteen 200] [--presets kaixin ...]
 """
 
 from __future__ import annotations
@@ -135,11 +136,44 @@ def batch_wall(threads: int, n: int) -> float:
     return float(out.stdout.strip())
 
 
+def sixteen(n: int) -> List[str]:
+    """16 dealt (kaixin-extra, 3 players), CPU ms per call: ``complete`` with 0 to 5 cards
+    placed (front, middle, back in turn), and ``solve`` on hands holding the horse card Ah
+    under the preset with ``horse_card="Ah"`` and under the preset itself."""
+    import random
+
+    base = RuleSet.preset("kaixin-extra")
+    horse_rules = base.replace(horse_card="Ah", name="kaixin-extra-horse")
+    deck = list(thirteen.deck(base))
+    horse = next(c for c in deck if str(c) == "Ah")
+    rng = random.Random(16)
+    thirteen.solve(rng.sample(deck, 16), base, players=3)  # tables loaded
+    placed: List[float] = []
+    with_horse: List[float] = []
+    without: List[float] = []
+    for i in range(n):
+        hand = rng.sample(deck, 16)
+        cards = rng.sample(hand, i % 6)
+        lanes = {"front": cards[:1], "middle": cards[1:3], "back": cards[3:]}
+        placed.append(cpu(lambda: thirteen.complete(hand, base, players=3, **lanes), 1))
+        hand = rng.sample([c for c in deck if c != horse], 15) + [horse]
+        with_horse.append(cpu(lambda: thirteen.solve(hand, horse_rules, players=3), 1))
+        without.append(cpu(lambda: thirteen.solve(hand, base, players=3), 1))
+    out = []
+    for what, xs in (("complete, 0-5 placed", placed), ("solve holding the horse card", with_horse),
+                     ("solve, the same hands, no horse card", without)):
+        q = quantiles(xs)
+        out.append(f"16 cards, {what}: p50 {q['p50'] / 1000:.2f} ms, p99 {q['p99'] / 1000:.2f} ms, "
+                   f"max {q['max'] / 1000:.2f} ms ({n} hands)")
+    return out
+
+
 def main(argv: Sequence[str] = ()) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2000)
     parser.add_argument("--mc-hands", type=int, default=10)
     parser.add_argument("--batch", type=int, default=20000)
+    parser.add_argument("--sixteen", type=int, default=200)
     parser.add_argument("--presets", nargs="*", default=PRESET_NAMES)
     args = parser.parse_args(list(argv) or None)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores; CPU time per hand, µs")
@@ -147,12 +181,15 @@ def main(argv: Sequence[str] = ()) -> int:
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for name in args.presets:
         print(ev_vs_eval(name, args.hands), flush=True)
-    for name in ("kaixin", "shisanzhang"):
+    for name in ("kaixin", "shisanzhang") if args.hands else ():
         print(classes_cost(name, args.hands), flush=True)
     if args.mc_hands:
         for players in (4, 2):
             ms = mc_cost("kaixin", players, args.mc_hands)
             print(f"mc, 1,000 samples, kaixin {players}p: median {ms:.0f} ms CPU", flush=True)
+    if args.sixteen:
+        for line in sixteen(args.sixteen):
+            print(line, flush=True)
     if args.batch:
         one, two = batch_wall(1, args.batch), batch_wall(2, args.batch)
         print(f"solve_batch {args.batch} kaixin hands: 1 thread {one:.2f} s, 2 threads {two:.2f} s "

@@ -404,12 +404,34 @@ pub fn complete_keep(
             break;
         }
         let splits = HandSplits::new(hand, rules.wheel);
-        let mut found = ev_all_with(&splits, rules, tables, ctx, removal.as_ref(), *need);
-        found.sort_by(|a, b| {
-            b.expected
-                .partial_cmp(&a.expected)
-                .unwrap_or(Ordering::Equal)
-        });
+        let found = if *need == [0; 3] {
+            // Nothing placed: the pruned search, against the `limit`-th found so far.
+            let floor = match out.len() >= limit {
+                true => out[limit - 1].expected,
+                false => f64::NEG_INFINITY,
+            };
+            crate::search::best_splits_above(
+                splits.cards(),
+                splits.five_values(),
+                splits.three_values(),
+                rules,
+                tables,
+                removal.as_ref(),
+                ctx,
+                limit,
+                false,
+                floor,
+                &mut stats,
+            )
+        } else {
+            let mut found = ev_all_with(&splits, rules, tables, ctx, removal.as_ref(), *need);
+            found.sort_by(|a, b| {
+                b.expected
+                    .partial_cmp(&a.expected)
+                    .unwrap_or(Ordering::Equal)
+            });
+            found
+        };
         for c in found.iter().take(limit) {
             let arrangement = arrangement_of(&splits, c);
             if seen.insert(arrangement) {

@@ -154,8 +154,8 @@ def sixteen(n: int) -> List[str]:
     for i in range(n):
         hand = rng.sample(deck, 16)
         cards = rng.sample(hand, i % 6)
-        lanes = {"front": cards[:1], "middle": cards[1:3], "back": cards[3:]}
-        placed.append(cpu(lambda: thirteen.complete(hand, base, players=3, **lanes), 1))
+        placed.append(cpu(lambda: thirteen.complete(hand, base, players=3, front=cards[:1],
+                                                    middle=cards[1:3], back=cards[3:]), 1))
         hand = rng.sample([c for c in deck if c != horse], 15) + [horse]
         with_horse.append(cpu(lambda: thirteen.solve(hand, horse_rules, players=3), 1))
         without.append(cpu(lambda: thirteen.solve(hand, base, players=3), 1))

@@ -365,7 +365,22 @@ pub fn complete_keep(
         return Some(Vec::new());
     }
     let removal = tables.removal(dealt, rules);
-    let mut stats = SearchStats::default();
+    // The `top` best splits of a kept 13 worth more than `above`, best first.
+    let search = |splits: &HandSplits, top: usize, above: f64| {
+        crate::search::best_splits_above(
+            splits.cards(),
+            splits.five_values(),
+            splits.three_values(),
+            rules,
+            tables,
+            removal.as_ref(),
+            ctx,
+            top,
+            false,
+            above,
+            &mut SearchStats::default(),
+        )
+    };
     // Each way to keep 13 of the cards not placed: its cards, the placed masks over them
     // and its best split's expected units.
     let mut keeps: Vec<(f64, [Card; 13], [u16; 3])> = (0u32..1 << n)
@@ -379,21 +394,8 @@ pub fn complete_keep(
                     *m |= (((need[lane] >> i) & 1) as u16) << k;
                 }
             }
-            let splits = HandSplits::new(&hand, rules.wheel);
-            let best = best_splits(
-                splits.cards(),
-                splits.five_values(),
-                splits.three_values(),
-                rules,
-                tables,
-                removal.as_ref(),
-                ctx,
-                1,
-                false,
-                &mut stats,
-            )[0]
-            .expected;
-            (best, hand, masks)
+            let best = search(&HandSplits::new(&hand, rules.wheel), 1, f64::NEG_INFINITY)[0];
+            (best.expected, hand, masks)
         })
         .collect();
     keeps.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(Ordering::Equal));
@@ -410,19 +412,7 @@ pub fn complete_keep(
                 true => out[limit - 1].expected,
                 false => f64::NEG_INFINITY,
             };
-            crate::search::best_splits_above(
-                splits.cards(),
-                splits.five_values(),
-                splits.three_values(),
-                rules,
-                tables,
-                removal.as_ref(),
-                ctx,
-                limit,
-                false,
-                floor,
-                &mut stats,
-            )
+            search(&splits, limit, floor)
         } else {
             let mut found = ev_all_with(&splits, rules, tables, ctx, removal.as_ref(), *need);
             found.sort_by(|a, b| {

@@ -500,6 +500,22 @@ def test_complete_duplicates_and_nothing_placed() -> None:
     assert keys([h.arrangement for h in every]) == keys(ref.splits(hand, legal=True))
 
 
+@pytest.mark.parametrize("hand, placed", [
+    ("Ad Ad Kd Qs Jh 9c 8c 7d 6s 5h 4c 3d 2s", {}),
+    ("Td 7d 2h Qc 9d 2d 4d Jd Ad 4s 8d 6d 3s 4h 5d 7d", {}),
+    ("Kd As Jh Qh 9d Ac 3s 6h 3d Qd Td 2d 8d 5c 8d Th", {"front": "As", "middle": "Qh Th"}),
+])
+def test_complete_lists_each_arrangement_once_with_a_card_held_twice(hand: str, placed: Dict[str, str]) -> None:
+    """The 65-card deck deals some diamonds twice: two splits of positions can be one
+    arrangement, listed once, and a shorter list is the start of a longer one."""
+    rules = RuleSet.preset("kaixin-extra")
+    longer = core.complete(hand, rules, players=3, limit=60, **placed)
+    assert len({key(h.arrangement) for h in longer}) == len(longer) == 60
+    for k in (2, 5, 10):
+        shorter = core.complete(hand, rules, players=3, limit=k, **placed)
+        assert [h.expected for h in shorter] == [h.expected for h in longer[:k]]
+
+
 def test_complete_without_legal_finish_is_empty() -> None:
     # Trip aces in front: the middle must reach trip aces or more, but the other ten cards
     # hold no trips, no five consecutive ranks (no 5) and at most three of a suit.

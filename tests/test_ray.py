@@ -143,8 +143,41 @@ def _closed_port() -> int:
         return int(s.getsockname()[1])
 
 
+def test_a_server_that_is_not_a_ray_head_is_a_clear_error(tmp_path: Path) -> None:
+    """A port where another server listens (an HTTP server, as the dashboard's port would
+    be) is refused at once: it does not answer in gRPC's HTTP/2."""
+    pytest.importorskip("ray", reason=NO_RAY)
+    import http.server
+    import threading
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        address = f"127.0.0.1:{server.server_address[1]}"
+        r = subprocess.run([sys.executable, "-m", "thirteen", "simulate", "-n", "2", "--ray", address],
+                           capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert address in r.stderr and "does not answer as a Ray head" in r.stderr
+
+
+def test_auto_with_a_recorded_cluster_gone_is_a_clear_error(tmp_path: Path) -> None:
+    """``auto`` joins the cluster Ray finds recorded (here ``RAY_ADDRESS``); when nothing
+    listens there any more, the error names it."""
+    pytest.importorskip("ray", reason=NO_RAY)
+    port = _closed_port()
+    r = subprocess.run([sys.executable, "-m", "thirteen", "simulate", "-n", "2", "--ray", "auto"],
+                       capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                       env={**os.environ, "RAY_ADDRESS": f"127.0.0.1:{port}"})
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    # Ray names this machine by its own address, not 127.0.0.1.
+    assert f":{port} (the cluster 'auto' finds)" in r.stderr
+
+
 @pytest.mark.parametrize(
-    "address", ["127.0.0.1:{port}", "ray://127.0.0.1:{port}", "no-such-host.invalid:6379", "127.0.0.1", "h:x"]
+    "address", ["127.0.0.1:{port}", "ray://127.0.0.1:{port}", "no-such-host.invalid:6379", "127.0.0.1", "h:x", "h:²", "h:99999"]
 )
 @pytest.mark.parametrize("command", ["simulate", "train"])
 def test_an_address_with_no_cluster_is_a_clear_error(address: str, command: str, tmp_path: Path) -> None:
@@ -182,3 +215,7 @@ def test_the_api_raises_backend_error_for_an_address_with_no_cluster() -> None:
     lines = r.stdout.splitlines()
     assert r.returncode == 0 and len(lines) == 2, r.stderr
     assert all(line.startswith("ray ") and address in line for line in lines)
+    rules = RuleSet.preset("western-2-4")
+    for bad in (123, b"127.0.0.1:1", ("127.0.0.1", 1)):
+        with pytest.raises(TypeError, match="address"):
+            thirteen.simulate(rules, 2, ["ev", "ev"], 2, address=bad)  # type: ignore[arg-type]

@@ -16,6 +16,7 @@ caller) is used as it is and left running.
 from __future__ import annotations
 
 import importlib
+import os
 import socket
 from contextlib import contextmanager
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, TypeVar
@@ -59,8 +60,11 @@ def resolve_backend(backend: Optional[str], address: Optional[str]) -> str:
         ``"local"`` or ``"ray"``.
 
     Raises:
+        TypeError: ``address`` neither a string nor ``None``.
         BackendError: an unknown backend, an address with ``"local"``, or Ray not installed.
     """
+    if address is not None and not isinstance(address, str):
+        raise TypeError(f"address must be a str (local, auto or HOST:PORT), not {type(address).__name__}")
     if backend is None:
         backend = "local" if address is None else "ray"
     if backend not in BACKENDS:
@@ -155,33 +159,81 @@ class RaySession:
 
 
 def check_head(address: Optional[str]) -> None:
-    """Checks that a ``"HOST:PORT"`` (or ``"ray://HOST:PORT"``) address has something
-    listening, before Ray is asked to join it: Ray itself retries an address with no cluster
-    for minutes. ``None``, ``"local"`` and ``"auto"`` are left to Ray.
+    """Checks that a ``"HOST:PORT"`` (or ``"ray://HOST:PORT"``) address, or the cluster
+    ``"auto"`` finds, answers as a Ray head before Ray is asked to join it: Ray itself
+    retries an address with no cluster, or with another server, for minutes. The port must
+    accept a connection and answer in HTTP/2, as Ray's gRPC services do (not checked when
+    ``RAY_USE_TLS`` is set). ``None`` and ``"local"`` are left to Ray, and so is ``"auto"``
+    when no running cluster is recorded on this machine.
 
     Args:
         address: the Ray address asked for.
 
     Raises:
-        BackendError: the address has no port, its host does not resolve, or nothing accepts
-            a connection there within :data:`CONNECT_SECONDS`.
+        TypeError: ``address`` not a string.
+        BackendError: the address has no port, its host does not resolve, or nothing there
+            accepts a connection and answers as a Ray head within :data:`CONNECT_SECONDS`.
     """
-    if address is None or address in ("local", "auto"):
+    if address is None or address == "local":
         return
-    hostport = address[len("ray://") :] if address.startswith("ray://") else address
+    if not isinstance(address, str):
+        raise TypeError(f"address must be a str (local, auto or HOST:PORT), not {type(address).__name__}")
+    target = _recorded_cluster() if address == "auto" else address
+    if target is None:
+        return
+    named = address if target == address else f"{target} (the cluster {address!r} finds)"
+    hostport = target[len("ray://") :] if target.startswith("ray://") else target
     host, colon, port = hostport.rpartition(":")
     host = host.strip("[]")
-    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise BackendError(
-            f"Ray address {address!r} is not local, auto or HOST:PORT", backend="ray"
-        )
+    if not colon or not host or not (port.isascii() and port.isdigit()):
+        raise BackendError(f"Ray address {address!r} is not local, auto or HOST:PORT", backend="ray")
+    if not 0 < int(port) < 65536:
+        raise BackendError(f"Ray address {address!r}: port {port} is not from 1 to 65535", backend="ray")
     try:
-        socket.create_connection((host, int(port)), timeout=CONNECT_SECONDS).close()
+        with socket.create_connection((host, int(port)), timeout=CONNECT_SECONDS) as sock:
+            grpc = _answers_http2(sock)
     except OSError as exc:
         raise BackendError(
-            f"no Ray cluster at {address}: {exc.strerror or exc} (start one with ray start --head)",
+            f"no Ray cluster at {named}: {exc.strerror or exc} (start one with ray start --head)",
             backend="ray",
         ) from None
+    if not grpc:
+        raise BackendError(
+            f"{named} does not answer as a Ray head (no gRPC there): give the head's address as "
+            "ray start --head prints it (port 6379 by default), not the dashboard's",
+            backend="ray",
+        )
+
+
+def _recorded_cluster() -> Optional[str]:
+    """The address ``"auto"`` joins (``RAY_ADDRESS``, or the cluster last started on this
+    machine), or ``None`` when Ray finds none or cannot say (Ray then reports it itself)."""
+    try:
+        from ray._private.services import canonicalize_bootstrap_address
+
+        found = canonicalize_bootstrap_address("auto")
+    except Exception:  # noqa: BLE001 - a private helper: whatever it raises, Ray says it again
+        return None
+    return found if isinstance(found, str) else None
+
+
+#: An HTTP/2 client's connection preface and an empty SETTINGS frame (RFC 9113 §3.4).
+_HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes([0, 0, 0, 4, 0, 0, 0, 0, 0])
+
+
+def _answers_http2(sock: socket.socket) -> bool:
+    """Whether the server on ``sock`` answers an HTTP/2 preface with a SETTINGS frame (as
+    every gRPC server does); true without asking under ``RAY_USE_TLS``."""
+    if os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true", "yes"):
+        return True
+    sock.sendall(_HTTP2_PREFACE)
+    head = b""
+    while len(head) < 9:
+        chunk = sock.recv(9 - len(head))
+        if not chunk:
+            break
+        head += chunk
+    return len(head) == 9 and head[3] == 4
 
 
 @contextmanager

@@ -211,7 +211,9 @@ def solve(
 
     Args:
         hand: the dealt cards (13; ``rules.dealt`` = 16 in 多三张, the best 13 are kept), as a
-            string or a sequence of :class:`Card`.
+            string or a sequence of :class:`Card`. With 16 and a horse card (马牌, RULES.md
+            §5 step 8) among them, the 13 kept hold it when its doubling pays (README);
+            ``expected`` is always before that doubling.
         rules: the :class:`RuleSet` (``None``: defaults).
         players: table size, 2 to 4 (as the rules allow).
         strategy: ``"ev"`` (default), ``"mc"`` or ``"greedy"`` (see the module docs).
@@ -276,6 +278,7 @@ def hints(
     units; a held special's declaration among them where it ranks. Each is labelled by what it plays. ``tables`` as in :func:`solve`. Raises as
     :func:`solve`."""
     rules = _rules(rules)
+    players = _int("players", players) if type(players) is not int else players
     as_banker = _context(rules, players, banker)
     n = _count("n", n, MAX_TOP)
     if tables is None:
@@ -333,10 +336,14 @@ def complete(
     legal finish exists.
 
     ``hand`` is 13 cards, or ``rules.dealt`` (16 under kaixin-extra, 多三张): then each
-    finish keeps 13 of them (the placed cards among them) and each distinct arrangement is
-    listed once, priced as :func:`solve` prices the choice of the 13 (RULES.md §1, "Cards and
-    deck"). On 16 cards it takes about 30 ms (p50) and up to 0.35 s with cards
-    placed (``benches/speed.py``), against about 4 ms for 13.
+    finish keeps 13 of them (the placed cards among them), with card removal from all the
+    cards dealt as :func:`solve` (RULES.md §1, "Cards and deck"). Each distinct arrangement
+    is listed once (a card dealt twice by the 65-card deck makes one arrangement of two
+    splits). Finishes are priced before the horse card's doubling (RULES.md §5 step 8), so
+    with 16 cards and a horse card the first need not be :func:`solve`'s play, which weighs
+    it. On 16 cards a call takes about 30 ms at the median and up to 0.7 s with a low card
+    placed (``benches/speed.py --sixteen``), longer with a larger ``limit`` (seconds at
+    10,000), against about 4 ms for 13.
 
     Raises: CountError (a lane over-full, or a hand of neither 13 nor ``rules.dealt``
     cards), ThirteenError (a placed card not in the hand), LimitError (``limit`` above
@@ -344,6 +351,7 @@ def complete(
     errors of :func:`solve`.
     """
     rules = _rules(rules)
+    players = _int("players", players) if type(players) is not int else players
     as_banker = _context(rules, players, banker)
     limit = _count("limit", limit, 2**63 - 1)  # only truncates: a limit above the count is "all"
     for name, placed in (("front", front), ("middle", middle), ("back", back)):
@@ -386,6 +394,7 @@ def solve_batch(
         :data:`thirteen.rules.SPECIAL_KEYS` (−1 when arranged).
     """
     rules = _rules(rules)
+    players = _int("players", players) if type(players) is not int else players
     as_banker = _context(rules, players, banker)
     tables = tables if tables is not None else lane_tables(rules, players)
     return _core.solve_batch(

@@ -78,7 +78,7 @@ impl Limit {
 /// has about 40 million splits of 13 of its cards, too many to list whole.
 pub const COMPLETE_KEEP_LIMIT: Limit = Limit {
     key: "limit",
-    min: 0,
+    min: 1,
     max: 10_000,
 };
 

@@ -14,6 +14,7 @@
 
 use std::cell::RefCell;
 use std::cmp::Ordering;
+use std::collections::HashSet;
 
 use rayon::prelude::*;
 
@@ -327,16 +328,36 @@ pub fn complete(
             .partial_cmp(&a.expected)
             .unwrap_or(Ordering::Equal)
     });
-    all.truncate(limit);
-    Some(
-        all.iter()
-            .map(|c| Choice {
-                arrangement: Some(arrangement_of(&splits, c)),
+    let mut out = Vec::new();
+    push_distinct(&mut out, &mut HashSet::new(), &splits, &all, limit);
+    Some(out)
+}
+
+/// Appends to `out` the arrangements of `found` (best first) not yet in `seen`, until
+/// `limit` have been added: a card held twice (the 65-card deck's diamonds) makes the
+/// same arrangement from two splits of positions, listed once.
+fn push_distinct(
+    out: &mut Vec<Choice>,
+    seen: &mut HashSet<Arrangement>,
+    splits: &HandSplits,
+    found: &[Candidate],
+    limit: usize,
+) {
+    let mut added = 0;
+    for c in found {
+        if added == limit {
+            break;
+        }
+        let arrangement = arrangement_of(splits, c);
+        if seen.insert(arrangement) {
+            added += 1;
+            out.push(Choice {
+                arrangement: Some(arrangement),
                 special: None,
                 expected: c.expected,
-            })
-            .collect(),
-    )
+            });
+        }
+    }
 }
 
 /// As [`complete`] for 13 to 16 dealt cards (kaixin 多三张, 16 dealt and 13 kept): every
@@ -400,14 +421,16 @@ pub fn complete_keep(
         .collect();
     keeps.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(Ordering::Equal));
     let mut out: Vec<Choice> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = HashSet::new();
     for (bound, hand, need) in &keeps {
         if out.len() >= limit && *bound <= out[limit - 1].expected {
             break;
         }
         let splits = HandSplits::new(hand, rules.wheel);
-        let found = if *need == [0; 3] {
-            // Nothing placed: the pruned search, against the `limit`-th found so far.
+        let twice = (1..13).any(|i| hand[i..].contains(&hand[i - 1]));
+        let found = if *need == [0; 3] && !twice {
+            // Nothing placed: the pruned search, against the `limit`-th found so far (with
+            // no card held twice, so that its `limit` splits are as many arrangements).
             let floor = match out.len() >= limit {
                 true => out[limit - 1].expected,
                 false => f64::NEG_INFINITY,
@@ -422,16 +445,7 @@ pub fn complete_keep(
             });
             found
         };
-        for c in found.iter().take(limit) {
-            let arrangement = arrangement_of(&splits, c);
-            if seen.insert(arrangement) {
-                out.push(Choice {
-                    arrangement: Some(arrangement),
-                    special: None,
-                    expected: c.expected,
-                });
-            }
-        }
+        push_distinct(&mut out, &mut seen, &splits, &found, limit);
         out.sort_by(|a, b| {
             b.expected
                 .partial_cmp(&a.expected)

@@ -192,7 +192,12 @@ fn ev_all_with(
 ) -> Vec<Candidate> {
     let v3 = splits.three_values();
     let v5 = splits.five_values();
-    let f = |v, lane, d| features(v, lane, d, rules, ctx.role, removal);
+    // Each subset's features in each lane it can fill, once (a lane's features depend only
+    // on its value).
+    let f = |v: &HandValue, lane| features(*v, lane, tables, rules, ctx.role, removal);
+    let fronts: Vec<_> = v3.iter().map(|v| f(v, Lane::Front)).collect();
+    let middles: Vec<_> = v5.iter().map(|v| f(v, Lane::Middle)).collect();
+    let backs: Vec<_> = v5.iter().map(|v| f(v, Lane::Back)).collect();
     let scorer = Scorer::new(rules, ctx, tables);
     let mut out = Vec::new();
     let placed = need != [0; 3];
@@ -204,11 +209,7 @@ fn ev_all_with(
             }
         }
         if v3[fi] <= v5[mi] && v5[mi] <= v5[bi] {
-            let e = scorer.score(
-                &f(v3[fi], Lane::Front, tables),
-                &f(v5[mi], Lane::Middle, tables),
-                &f(v5[bi], Lane::Back, tables),
-            );
+            let e = scorer.score(&fronts[fi], &middles[mi], &backs[bi]);
             out.push(Candidate {
                 subsets: (fi, mi, bi),
                 expected: e,

@@ -48,6 +48,12 @@ S = TypeVar("S")
 R = TypeVar("R")
 
 
+def _check_type(address: Any) -> None:
+    """TypeError unless ``address`` is a string or ``None``."""
+    if address is not None and not isinstance(address, str):
+        raise TypeError(f"address must be a str (local, auto or HOST:PORT), not {type(address).__name__}")
+
+
 def resolve_backend(backend: Optional[str], address: Optional[str]) -> str:
     """The backend a run uses: ``backend``, or by default ``"ray"`` when an ``address`` is
     given and ``"local"`` otherwise; for ``"ray"``, Ray must import.
@@ -63,8 +69,7 @@ def resolve_backend(backend: Optional[str], address: Optional[str]) -> str:
         TypeError: ``address`` neither a string nor ``None``.
         BackendError: an unknown backend, an address with ``"local"``, or Ray not installed.
     """
-    if address is not None and not isinstance(address, str):
-        raise TypeError(f"address must be a str (local, auto or HOST:PORT), not {type(address).__name__}")
+    _check_type(address)
     if backend is None:
         backend = "local" if address is None else "ray"
     if backend not in BACKENDS:
@@ -176,8 +181,7 @@ def check_head(address: Optional[str]) -> None:
     """
     if address is None or address == "local":
         return
-    if not isinstance(address, str):
-        raise TypeError(f"address must be a str (local, auto or HOST:PORT), not {type(address).__name__}")
+    _check_type(address)
     target = _recorded_cluster() if address == "auto" else address
     if target is None:
         return

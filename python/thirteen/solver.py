@@ -177,9 +177,9 @@ def label(arrangement: Arrangement, rules: Optional[RuleSet] = None) -> str:
     return f"{front_text} / {middle.category.key.replace('_', ' ')} / {back.category.key.replace('_', ' ')}"
 
 
-def _context(rules: RuleSet, players: int, banker: Optional[bool]) -> bool:
-    """Whether the seat solved for is the banker's; checks ``players`` (an int the rules
-    allow) and ``banker`` (a bool)."""
+def _context(rules: RuleSet, players: int, banker: Optional[bool]) -> Tuple[int, bool]:
+    """``players`` as an int, and whether the seat solved for is the banker's; checks
+    ``players`` (an int, numpy's included, that the rules allow) and ``banker`` (a bool)."""
     if type(players) is not int:
         players = _int("players", players)
     if banker is not None and not isinstance(banker, bool):
@@ -192,7 +192,7 @@ def _context(rules: RuleSet, players: int, banker: Optional[bool]) -> bool:
             got=players,
             allowed=tuple(rules.players),
         )
-    return bool(banker) if rules.mode == "banker" else False
+    return players, bool(banker) if rules.mode == "banker" else False
 
 
 def solve(
@@ -238,15 +238,13 @@ def solve(
             ``seed``) not an int (numpy integers are), ``banker`` not a bool.
     """
     rules = _rules(rules)
-    as_banker = _context(rules, players, banker)
+    players, as_banker = _context(rules, players, banker)
     if type(top) is not int or not 1 <= top <= MAX_TOP:
         top = _count("top", top, MAX_TOP)
     if type(samples) is not int or not 1 <= samples <= MAX_SAMPLES:
         samples = _count("samples", samples, MAX_SAMPLES)
     if type(seed) is not int or not 0 <= seed <= MAX_SEED:
         seed = _count("seed", seed, MAX_SEED, least=0)
-    if type(players) is not int:
-        players = _int("players", players)
     if strategy not in ("ev", "mc", "greedy"):
         raise ThirteenError(f"strategy must be 'ev', 'mc' or 'greedy', got {strategy!r}")
     if tables is None:
@@ -278,8 +276,7 @@ def hints(
     units; a held special's declaration among them where it ranks. Each is labelled by what it plays. ``tables`` as in :func:`solve`. Raises as
     :func:`solve`."""
     rules = _rules(rules)
-    players = _int("players", players) if type(players) is not int else players
-    as_banker = _context(rules, players, banker)
+    players, as_banker = _context(rules, players, banker)
     n = _count("n", n, MAX_TOP)
     if tables is None:
         tables = lane_tables(rules, players)
@@ -352,8 +349,7 @@ def complete(
     errors of :func:`solve`.
     """
     rules = _rules(rules)
-    players = _int("players", players) if type(players) is not int else players
-    as_banker = _context(rules, players, banker)
+    players, as_banker = _context(rules, players, banker)
     limit = _count("limit", limit, 2**63 - 1)  # only truncates: a limit above the count is "all"
     for name, placed in (("front", front), ("middle", middle), ("back", back)):
         if not isinstance(placed, str) and not hasattr(placed, "__iter__"):
@@ -395,8 +391,7 @@ def solve_batch(
         :data:`thirteen.rules.SPECIAL_KEYS` (−1 when arranged).
     """
     rules = _rules(rules)
-    players = _int("players", players) if type(players) is not int else players
-    as_banker = _context(rules, players, banker)
+    players, as_banker = _context(rules, players, banker)
     tables = tables if tables is not None else lane_tables(rules, players)
     return _core.solve_batch(
         hands, rules, tables, players=players, banker=as_banker, strategy=strategy

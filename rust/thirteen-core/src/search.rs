@@ -85,7 +85,6 @@
 //! it with a full scan, under falling lane values too.
 
 use std::cell::RefCell;
-use std::cmp::Ordering;
 use std::sync::OnceLock;
 
 use crate::card::Card;
@@ -892,11 +891,7 @@ pub fn best_splits_above(
             }
         }
     });
-    best.sort_by(|a, b| {
-        b.expected
-            .partial_cmp(&a.expected)
-            .unwrap_or(Ordering::Equal)
-    });
+    best.sort_by(|a, b| crate::solve::best_first(a.expected, b.expected));
     best
 }
 

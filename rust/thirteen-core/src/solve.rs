@@ -287,6 +287,12 @@ pub fn solve_ev_with(
     out
 }
 
+/// Highest expected units first: the order of candidate and choice lists (a NaN compares
+/// equal to everything).
+pub(crate) fn best_first(a: f64, b: f64) -> Ordering {
+    b.partial_cmp(&a).unwrap_or(Ordering::Equal)
+}
+
 /// The positions in `cards` of the placed cards (each held card placed at most once): all
 /// of them, and those of each lane. `None` when a placed card is not held (or placed more
 /// often than held) or a lane holds more than its size.
@@ -324,11 +330,7 @@ pub fn complete(
     let splits = HandSplits::new(cards, rules.wheel);
     let removal = tables.removal(splits.cards(), rules);
     let mut all = ev_all_with(&splits, rules, tables, ctx, removal.as_ref(), need);
-    all.sort_by(|a, b| {
-        b.expected
-            .partial_cmp(&a.expected)
-            .unwrap_or(Ordering::Equal)
-    });
+    all.sort_by(|a, b| best_first(a.expected, b.expected));
     let mut out = Vec::new();
     push_distinct(&mut out, &mut HashSet::new(), &splits, &all, limit);
     Some(out)
@@ -420,7 +422,7 @@ pub fn complete_keep(
             (best.expected, hand, masks)
         })
         .collect();
-    keeps.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(Ordering::Equal));
+    keeps.sort_by(|a, b| best_first(a.0, b.0));
     let mut out: Vec<Choice> = Vec::new();
     let mut seen = HashSet::new();
     for (bound, hand, need) in &keeps {
@@ -439,19 +441,11 @@ pub fn complete_keep(
             search(&splits, limit, floor)
         } else {
             let mut found = ev_all_with(&splits, rules, tables, ctx, removal.as_ref(), *need);
-            found.sort_by(|a, b| {
-                b.expected
-                    .partial_cmp(&a.expected)
-                    .unwrap_or(Ordering::Equal)
-            });
+            found.sort_by(|a, b| best_first(a.expected, b.expected));
             found
         };
         push_distinct(&mut out, &mut seen, &splits, &found, limit);
-        out.sort_by(|a, b| {
-            b.expected
-                .partial_cmp(&a.expected)
-                .unwrap_or(Ordering::Equal)
-        });
+        out.sort_by(|a, b| best_first(a.expected, b.expected));
         out.truncate(limit);
     }
     Some(out)
@@ -585,16 +579,18 @@ pub fn solve_ev_keep(
     let (mut arrangement, mut e) = best_kept(dealt, rules, tables, removal.as_ref(), ctx);
     if let Some(h) = horse {
         let with = arrangement.cards().contains(&dealt[h]);
-        let others: Vec<Card> = (0..n).filter(|&i| i != h).map(|i| dealt[i]).collect();
-        // Without any copy of it (a 65-card deck may deal it twice).
-        let without: Vec<Card> = dealt.iter().copied().filter(|&c| c != dealt[h]).collect();
-        if with && e < 0.0 && without.len() >= 13 {
-            // Losing: the best 13 of the other cards may lose less undoubled.
-            let (a, e2) = best_kept(&without, rules, tables, removal.as_ref(), ctx);
-            if e2 > 2.0 * e {
-                (arrangement, e) = (a, e2);
+        if with && e < 0.0 {
+            // Losing: the best 13 of the other cards (without any copy of it: a 65-card
+            // deck may deal it twice) may lose less undoubled.
+            let without: Vec<Card> = dealt.iter().copied().filter(|&c| c != dealt[h]).collect();
+            if without.len() >= 13 {
+                let (a, e2) = best_kept(&without, rules, tables, removal.as_ref(), ctx);
+                if e2 > 2.0 * e {
+                    (arrangement, e) = (a, e2);
+                }
             }
         } else if !with && e > 0.0 {
+            let others: Vec<Card> = (0..n).filter(|&i| i != h).map(|i| dealt[i]).collect();
             // Winning without it: the best 13 that keep it may be worth more doubled, when
             // worth more than half the best (each search pruned against that, or against
             // the best 13 holding it found so far).
@@ -805,11 +801,7 @@ pub fn solve_mc(
     for (c, s) in cands.iter_mut().zip(sums) {
         c.expected = s / samples.max(1) as f64;
     }
-    cands.sort_by(|a, b| {
-        b.expected
-            .partial_cmp(&a.expected)
-            .unwrap_or(Ordering::Equal)
-    });
+    cands.sort_by(|a, b| best_first(a.expected, b.expected));
     cands
 }
 

@@ -699,6 +699,18 @@ fn _explain(
     })
 }
 
+/// The number of cards a hand to solve holds, checked: 13, or ``rules.dealt`` (16 in 多三张,
+/// 13 then kept), each card of the rules' deck and none more often than it holds.
+fn check_dealt(py: Python<'_>, dealt: &[core::Card], r: &core::rules::Rules) -> PyResult<usize> {
+    let size = if dealt.len() == 13 {
+        13
+    } else {
+        r.dealt as usize
+    };
+    core::card::validate_hand(dealt, r.deck, size).py_err(py)?;
+    Ok(size)
+}
+
 /// Solves one hand (the engine behind ``thirteen.solve``): ``cards`` 13 (or ``rules.dealt``)
 /// cards; ``strategy`` ``"ev"``, ``"mc"`` or ``"greedy"``. Returns ``(kept cards (a tuple),
 /// [(arrangement or None, special or None, expected units), ...])`` best first. The arguments
@@ -727,12 +739,7 @@ fn _solve<'py>(
     let dealt = extract_cards(cards)?;
     let t = &tables.get().tables;
     with_rules(rules, |r| {
-        let size = if dealt.len() == 13 {
-            13
-        } else {
-            r.dealt as usize
-        };
-        core::card::validate_hand(&dealt, r.deck, size).py_err(py)?;
+        check_dealt(py, &dealt, r)?;
         let (kept, choices) = py.detach(|| {
             let kept: Vec<core::Card> = if dealt.len() == 13 {
                 dealt.clone()
@@ -802,18 +809,12 @@ fn _complete(
     let dealt = extract_cards(cards)?;
     let t = &tables.get().tables;
     with_rules(rules, |r| {
-        let size = if dealt.len() == 13 {
-            13
-        } else {
-            r.dealt as usize
-        };
-        core::card::validate_hand(&dealt, r.deck, size).py_err(py)?;
+        let size = check_dealt(py, &dealt, r)?;
         if size > 13 {
             core::limits::COMPLETE_KEEP_LIMIT
                 .check(i64::try_from(limit).unwrap_or(i64::MAX))
                 .py_err(py)?;
         }
-        let hand = dealt;
         for (lane, cards) in Lane::ALL.iter().zip(&placed) {
             if cards.len() > lane.size() {
                 return Err(to_pyerr(
@@ -827,14 +828,14 @@ fn _complete(
                 ));
             }
         }
-        let out = py.detach(|| core::solve::complete_keep(&hand, r, t, ctx, &placed, limit));
+        let out = py.detach(|| core::solve::complete_keep(&dealt, r, t, ctx, &placed, limit));
         match out {
             Some(v) => Ok(v.into_iter().map(choice_tuple).collect()),
             None => {
                 let all: Vec<core::Card> = placed.iter().flatten().copied().collect();
                 let mut counts = [0u8; 52];
                 let mut held = [0u8; 52];
-                for c in hand {
+                for c in &dealt {
                     held[c.code() as usize] += 1;
                 }
                 let card = all

@@ -179,7 +179,7 @@ def main(argv: Sequence[str] = ()) -> int:
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores; CPU time per hand, µs")
     print("| preset | ev p50 | p90 | p99 | max | first call p50 | p99 | ev / eval p50 | ev / eval p99 |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
-    for name in args.presets:
+    for name in args.presets if args.hands else ():
         print(ev_vs_eval(name, args.hands), flush=True)
     for name in ("kaixin", "shisanzhang") if args.hands else ():
         print(classes_cost(name, args.hands), flush=True)

@@ -365,13 +365,21 @@ pub fn best_splits(
         top,
         distinct,
         f64::NEG_INFINITY,
+        0,
         stats,
     )
 }
 
-/// As [`best_splits`], keeping only splits worth more than `above`: the search prunes
-/// against `above` from the start, as if `top` splits that good were already found. Empty
-/// when no split is worth more (with `above` at minus infinity, as [`best_splits`]).
+/// As [`best_splits`], keeping only splits worth more than `above` that hold every position
+/// of `need` (more than 13 cards: the 13 kept hold them; with 13, every split holds every
+/// card): the search prunes against `above` from the start, as if `top` splits that good
+/// were already found. Empty when no such split is worth more (with `above` at minus
+/// infinity and `need` empty, as [`best_splits`]).
+///
+/// The bounds hold for every split, so they hold for those that hold `need`; the
+/// shortcuts that pass a back or a middle for one of the same cards or value already
+/// searched are left out when `need` is not empty (the other may not hold it), and a
+/// middle's front is passed for one of a stronger middle only when that split held it.
 #[allow(clippy::too_many_arguments)]
 pub fn best_splits_above(
     cards: &[Card],
@@ -384,10 +392,12 @@ pub fn best_splits_above(
     top: usize,
     distinct: bool,
     above: f64,
+    need: u32,
     stats: &mut SearchStats,
 ) -> Vec<Candidate> {
     let seeded = above > f64::NEG_INFINITY;
     let n = cards.len();
+    let need = if n == 13 { 0 } else { need };
     let s = subsets(n);
     let top = top.max(1);
     let rest_of = Rest::new(cards);
@@ -522,7 +532,7 @@ pub fn best_splits_above(
         let mut covered: Option<HandValue> = None;
         // A card held twice, one split (or distinct ones) asked for: the cards of the backs
         // of this value searched so far.
-        let twins = Twins::new(cards).filter(|_| top == 1 || distinct);
+        let twins = Twins::new(cards).filter(|_| (top == 1 || distinct) && need == 0);
         let mut held: Vec<u64> = Vec::new();
         for at in 0..order.len() {
             let key = order.at(at);
@@ -670,7 +680,7 @@ pub fn best_splits_above(
                         continue;
                     }
                     let vm = v5[mi];
-                    if top == 1 || distinct {
+                    if (top == 1 || distinct) && need == 0 {
                         if last_middle == Some(vm) {
                             continue;
                         }
@@ -691,8 +701,13 @@ pub fn best_splits_above(
                     // a weaker one is scored until one cannot beat the best found; when
                     // they do not, each is scored.
                     let mut r = fcap;
+                    // The positions of `need` the front must hold.
+                    let must = need & !(mb | mm);
                     while let Some(fk) = fronts.next_missing(&mut r, fronts.len(), mb | mm) {
                         let fi = falling::index(fk);
+                        if falling::mask(fk) & must != must {
+                            continue;
+                        }
                         if monotone && top == 1 {
                             if seen.is_some_and(|h| v3[fi] <= h) {
                                 break;
@@ -1218,6 +1233,7 @@ mod tests {
                                         want,
                                         distinct,
                                         above,
+                                        0,
                                         &mut stats,
                                     );
                                     let better: Vec<f64> =
@@ -1560,7 +1576,8 @@ mod tests {
                 // the best three of each way's best three.
                 // Card removal (none with the extra diamonds) counts every dealt card.
                 let removal = tables.removal(&dealt, rules);
-                let mut want: Vec<f64> = Vec::new();
+                // Each way to keep 13 and its best three splits' scores.
+                let mut kept: Vec<(u32, Vec<f64>)> = Vec::new();
                 for keep in (0u32..1 << n).filter(|m| m.count_ones() == 13) {
                     let h: [Card; 13] = pick(keep).try_into().unwrap();
                     let hs = HandSplits::new(&h, rules.wheel);
@@ -1577,30 +1594,51 @@ mod tests {
                         false,
                         &mut st,
                     );
-                    want.extend(c.iter().map(|c| c.expected));
+                    kept.push((keep, c.iter().map(|c| c.expected).collect()));
                 }
-                want.sort_by(|a, b| b.partial_cmp(a).unwrap());
-                for top in [1, 3] {
-                    let mut stats = SearchStats::default();
-                    let got = best_splits(
-                        &dealt,
-                        &v5,
-                        &v3,
-                        rules,
-                        tables,
-                        removal.as_ref(),
-                        ctx,
-                        top,
-                        false,
-                        &mut stats,
-                    );
-                    assert_eq!(got.len(), top);
-                    for (c, e) in got.iter().zip(&want) {
-                        assert!((c.expected - e).abs() < 1e-9, "{} vs {e}", c.expected);
-                        let (f, m, b) = c.subsets;
-                        let (mf, mm, mb) = (s.three[f], s.five[m], s.five[b]);
-                        assert_eq!((mf & mm, mf & mb, mm & mb), (0, 0, 0), "disjoint lanes");
-                        assert!(v3[f] <= v5[m] && v5[m] <= v5[b], "legal");
+                // Every split, then each position in turn as one every split must hold (as
+                // the horse card when kept): the best three of the ways to keep 13 that hold
+                // it.
+                let needs = std::iter::once(0).chain((0..n).map(|i| 1u32 << i));
+                for (need, top) in needs.flat_map(|need| [(need, 1), (need, 3)]) {
+                    let mut want: Vec<f64> = kept
+                        .iter()
+                        .filter(|k| k.0 & need == need)
+                        .flat_map(|k| k.1.iter().copied())
+                        .collect();
+                    want.sort_by(|a, b| b.partial_cmp(a).unwrap());
+                    // From the start, and pruned against a floor between the best two (clear
+                    // of rounding) or above the best (nothing).
+                    let mut floors = vec![f64::NEG_INFINITY, want[0] + 1e-6];
+                    if want[0] - want[1] > 1e-6 {
+                        floors.push((want[0] + want[1]) / 2.0);
+                    }
+                    for above in floors {
+                        let got = best_splits_above(
+                            &dealt,
+                            &v5,
+                            &v3,
+                            rules,
+                            tables,
+                            removal.as_ref(),
+                            ctx,
+                            top,
+                            false,
+                            above,
+                            need,
+                            &mut SearchStats::default(),
+                        );
+                        let better: Vec<f64> =
+                            want.iter().copied().filter(|&e| e > above).collect();
+                        assert_eq!(got.len(), better.len().min(top), "case {case} {above}");
+                        for (c, e) in got.iter().zip(&better) {
+                            assert!((c.expected - e).abs() < 1e-9, "{} vs {e}", c.expected);
+                            let (f, m, b) = c.subsets;
+                            let (mf, mm, mb) = (s.three[f], s.five[m], s.five[b]);
+                            assert_eq!((mf & mm, mf & mb, mm & mb), (0, 0, 0), "disjoint lanes");
+                            assert!(v3[f] <= v5[m] && v5[m] <= v5[b], "legal");
+                            assert_eq!((mf | mm | mb) & need, need, "held");
+                        }
                     }
                 }
             }

@@ -402,6 +402,7 @@ pub fn complete_keep(
             top,
             false,
             above,
+            0,
             &mut SearchStats::default(),
         )
     };
@@ -493,11 +494,12 @@ fn best_kept(
     removal: Option<&Removal>,
     ctx: Context,
 ) -> (Arrangement, f64) {
-    best_kept_above(cards, rules, tables, removal, ctx, f64::NEG_INFINITY).expect("a legal split")
+    best_kept_above(cards, rules, tables, removal, ctx, f64::NEG_INFINITY, 0)
+        .expect("a legal split")
 }
 
-/// As [`best_kept`], when some split is worth more than `above` (the search pruned against
-/// it from the start).
+/// As [`best_kept`], when some split that keeps the cards at the positions of `need` is
+/// worth more than `above` (the search pruned against it from the start).
 fn best_kept_above(
     cards: &[Card],
     rules: &Rules,
@@ -505,6 +507,7 @@ fn best_kept_above(
     removal: Option<&Removal>,
     ctx: Context,
     above: f64,
+    need: u32,
 ) -> Option<(Arrangement, f64)> {
     let subs = crate::search::subsets(cards.len());
     let (five, three) = (&subs.five, &subs.three);
@@ -529,7 +532,7 @@ fn best_kept_above(
         .collect();
     let mut stats = SearchStats::default();
     let c = *crate::search::best_splits_above(
-        cards, &v5, &v3, rules, tables, removal, ctx, 1, false, above, &mut stats,
+        cards, &v5, &v3, rules, tables, removal, ctx, 1, false, above, need, &mut stats,
     )
     .first()?;
     let (fi, mi, bi) = c.subsets;
@@ -590,22 +593,12 @@ pub fn solve_ev_keep(
                 }
             }
         } else if !with && e > 0.0 {
-            let others: Vec<Card> = (0..n).filter(|&i| i != h).map(|i| dealt[i]).collect();
             // Winning without it: the best 13 that keep it may be worth more doubled, when
-            // worth more than half the best (each search pruned against that, or against
-            // the best 13 holding it found so far).
-            let mut best: Option<(Arrangement, f64)> = None;
-            for drop in (0u32..1 << (n - 1)).filter(|m| m.count_ones() as usize == n - 13) {
-                let mut keep = pick(&others, ((1 << (n - 1)) - 1) & !drop);
-                keep.push(dealt[h]);
-                let above = best.as_ref().map_or(e / 2.0, |b| b.1);
-                if let Some(found) =
-                    best_kept_above(&keep, rules, tables, removal.as_ref(), ctx, above)
-                {
-                    best = Some(found);
-                }
-            }
-            if let Some((a, e2)) = best {
+            // worth more than half the best (one search of the dealt cards, pruned against
+            // that, over the splits that hold it).
+            if let Some((a, e2)) =
+                best_kept_above(dealt, rules, tables, removal.as_ref(), ctx, e / 2.0, 1 << h)
+            {
                 (arrangement, e) = (a, e2);
             }
         }

@@ -561,6 +561,23 @@ def test_complete_sixteen_cards_is_the_best_finish_of_any_13_kept(seed: int) -> 
         assert free[0].expected == solved.expected and key(free[0].arrangement) == key(solved.arrangement)
 
 
+def test_complete_sixteen_cards_lists_a_middle_and_back_of_one_value_both_ways() -> None:
+    """Two 8-high straights: each as the middle with the other as the back is its own
+    finish, worth the same; the best 300 finishes of 16 cards are those of the ways to keep
+    13, merged (a search that met each such pair once left out a group of 32 of them)."""
+    rules = RuleSet.preset("kaixin-extra")
+    hand = core.parse_cards("5c 7c Jd Qh 3h 5d 8d 4c 7d Ah 6s Kh 4d 8s 6c 9d")
+    front = [c for c in hand if str(c) == "Qh"]
+    got = core.complete(hand, rules, front=front, players=3, limit=300)
+    merged: Dict[Key, float] = {}
+    for kept in _keeps(hand, front):
+        for h in core.complete(kept, rules, front=front, players=3, limit=300):
+            merged[key(h.arrangement)] = h.expected
+    assert [h.expected for h in got] == sorted(merged.values(), reverse=True)[:300]
+    swapped = {(k[0], k[2], k[1]) for k in keys([h.arrangement for h in got])}
+    assert swapped & set(keys([h.arrangement for h in got])), "some middle and back swapped"
+
+
 def test_complete_sixteen_cards_lists_every_legal_finish() -> None:
     """12 of 16 cards placed: each finish puts one of the other 4 in the back, and is listed
     when the reference finds it not fouled."""

@@ -338,9 +338,9 @@ def complete(
     is listed once (a card dealt twice by the 65-card deck makes one arrangement of two
     splits). Finishes are priced before the horse card's doubling (RULES.md §5 step 8), so
     with 16 cards and a horse card the first need not be :func:`solve`'s play, which weighs
-    it. On 16 cards a call takes about 30 ms at the median, p99 0.17 s, and up to about
-    0.45 s with a low card placed in the back (``benches/speed.py --sixteen``); longer
-    with a larger ``limit`` (about 0.3 s at 10,000 with nothing placed); about 2.5 ms for
+    it. On 16 cards a call takes about 0.6 ms at the median, p99 6 ms, worst seen 8 ms
+    with 0 to 5 cards placed (``benches/speed.py --sixteen``), longer with a larger
+    ``limit`` (about 0.2 s at 10,000 with nothing placed, up to 0.4 s); about 2.5 ms for
     13 cards.
 
     Raises: CountError (a lane over-full, or a hand of neither 13 nor ``rules.dealt``

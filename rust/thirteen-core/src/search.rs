@@ -89,7 +89,7 @@ use std::sync::OnceLock;
 
 use crate::card::Card;
 use crate::error::Lane;
-use crate::eval::{Category, HandValue};
+use crate::eval::{Category, HandValue, Wheel};
 use crate::falling::{self, Falling};
 use crate::lanes::LaneTables;
 use crate::model::{
@@ -127,6 +127,30 @@ pub(crate) fn subsets(n: usize) -> &'static Subsets {
             three,
         }
     })
+}
+
+/// The values of every 5- and 3-position subset of `cards` (13 to 16), indexed as
+/// [`subsets`].
+pub(crate) fn subset_values(cards: &[Card], wheel: Wheel) -> (Vec<HandValue>, Vec<HandValue>) {
+    let subs = subsets(cards.len());
+    // The cards of a position mask, in position order (evaluation ignores the order).
+    fn of<const K: usize>(cards: &[Card], m: u32) -> [Card; K] {
+        let mut out = [cards[0]; K];
+        let (mut rest, mut k) = (m, 0);
+        while rest != 0 {
+            out[k] = cards[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+            k += 1;
+        }
+        out
+    }
+    let v5 = (subs.five.iter())
+        .map(|&m| crate::eval::evaluate5(&of::<5>(cards, m), wheel))
+        .collect();
+    let v3 = (subs.three.iter())
+        .map(|&m| crate::eval::evaluate3(&of::<3>(cards, m)))
+        .collect();
+    (v5, v3)
 }
 
 /// Counts of a hand's cards by suit and by rank, four bits each (`1 << 4·suit` and
@@ -365,21 +389,39 @@ pub fn best_splits(
         top,
         distinct,
         f64::NEG_INFINITY,
-        0,
+        Need::default(),
         stats,
     )
 }
 
-/// As [`best_splits`], keeping only splits worth more than `above` that hold every position
-/// of `need` (more than 13 cards: the 13 kept hold them; with 13, every split holds every
-/// card): the search prunes against `above` from the start, as if `top` splits that good
-/// were already found. Empty when no such split is worth more (with `above` at minus
-/// infinity and `need` empty, as [`best_splits`]).
+/// Positions (bits of the dealt cards) that the splits of more than 13 cards must hold:
+/// `lanes` in the front, middle and back (cards already placed, 牌型提示 while arranging),
+/// `held` in any lane (the horse card, when kept). Empty: every split.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Need {
+    /// Positions that each lane (front, middle, back) must hold.
+    pub lanes: [u32; 3],
+    /// Positions that some lane must hold.
+    pub held: u32,
+}
+
+impl Need {
+    /// Nothing asked for.
+    pub fn is_empty(&self) -> bool {
+        *self == Need::default()
+    }
+}
+
+/// As [`best_splits`], keeping only splits worth more than `above` that hold what `need`
+/// asks for (more than 13 cards only: with 13, `need` must be empty): the search prunes
+/// against `above` from the start, as if `top` splits that good were already found. Empty
+/// when no such split is worth more (with `above` at minus infinity and `need` empty, as
+/// [`best_splits`]).
 ///
-/// The bounds hold for every split, so they hold for those that hold `need`; the
+/// The bounds hold for every split, so they hold for those that meet `need`; the
 /// shortcuts that pass a back or a middle for one of the same cards or value already
-/// searched are left out when `need` is not empty (the other may not hold it), and a
-/// middle's front is passed for one of a stronger middle only when that split held it.
+/// searched are left out when `need` is not empty (the other may not meet it), and a
+/// middle's front is passed for one of a stronger middle only when that split met it.
 #[allow(clippy::too_many_arguments)]
 pub fn best_splits_above(
     cards: &[Card],
@@ -392,12 +434,20 @@ pub fn best_splits_above(
     top: usize,
     distinct: bool,
     above: f64,
-    need: u32,
+    need: Need,
     stats: &mut SearchStats,
 ) -> Vec<Candidate> {
     let seeded = above > f64::NEG_INFINITY;
     let n = cards.len();
-    let need = if n == 13 { 0 } else { need };
+    assert!(
+        n > 13 || need.is_empty(),
+        "a need with more than 13 cards only"
+    );
+    let free = need.is_empty();
+    // Splits listed (more than one, equal values allowed): a middle and a back of one value
+    // are listed both ways round.
+    let both = top > 1 && !distinct;
+    let [need_front, need_middle, need_back] = need.lanes;
     let s = subsets(n);
     let top = top.max(1);
     let rest_of = Rest::new(cards);
@@ -532,7 +582,7 @@ pub fn best_splits_above(
         let mut covered: Option<HandValue> = None;
         // A card held twice, one split (or distinct ones) asked for: the cards of the backs
         // of this value searched so far.
-        let twins = Twins::new(cards).filter(|_| (top == 1 || distinct) && need == 0);
+        let twins = Twins::new(cards).filter(|_| (top == 1 || distinct) && free);
         let mut held: Vec<u64> = Vec::new();
         for at in 0..order.len() {
             let key = order.at(at);
@@ -645,13 +695,18 @@ pub fn best_splits_above(
                     covered = Some(vb);
                 }
             }
-            // Equal middle and back: the pair is met from both sides; keep one. Branch-free
-            // (`&`, `|`): the 13-card pass below tests every pair.
-            let legal_mid = |mi: usize| (v5[mi] < vb) | ((v5[mi] == vb) & (mi >= bi));
+            // Equal middle and back: the pair is met from both sides; keep one, unless more
+            // than one split is listed with equal values allowed (swapped, the two are two
+            // arrangements). Branch-free (`&`, `|`): the 13-card pass below tests every pair.
+            let legal_mid = |mi: usize| (v5[mi] < vb) | ((v5[mi] == vb) & (both | (mi >= bi)));
             // A legal (front, middle) pair for this back: the middle under it, the front no
             // stronger than the middle.
             let legal_pair = |fi: usize, mi: usize| legal_mid(mi) & (v3[fi] <= v5[mi]);
             let Some(pairs) = pairs else {
+                // The back holds its placed cards and none placed elsewhere.
+                if mb & need_back != need_back || mb & (need_front | need_middle) != 0 {
+                    continue;
+                }
                 let bf = lazy(bi, Lane::Back);
                 // More than 13 cards: the middles in the walk's order from this back's value
                 // down, each with the strongest legal front of the cards left, until the
@@ -676,11 +731,11 @@ pub fn best_splits_above(
                 let mut last_middle = None;
                 while let Some(key) = order.next_missing(&mut q, order.len(), mb) {
                     let (mi, mm) = (falling::index(key), falling::mask(key));
-                    if !legal_mid(mi) {
+                    if !legal_mid(mi) || mm & need_middle != need_middle || mm & need_front != 0 {
                         continue;
                     }
                     let vm = v5[mi];
-                    if (top == 1 || distinct) && need == 0 {
+                    if (top == 1 || distinct) && free {
                         if last_middle == Some(vm) {
                             continue;
                         }
@@ -701,8 +756,9 @@ pub fn best_splits_above(
                     // a weaker one is scored until one cannot beat the best found; when
                     // they do not, each is scored.
                     let mut r = fcap;
-                    // The positions of `need` the front must hold.
-                    let must = need & !(mb | mm);
+                    // The positions the front must hold: its placed cards, and those to be
+                    // held that the back and middle do not.
+                    let must = need_front | (need.held & !(mb | mm));
                     while let Some(fk) = fronts.next_missing(&mut r, fronts.len(), mb | mm) {
                         let fi = falling::index(fk);
                         if falling::mask(fk) & must != must {
@@ -1139,15 +1195,17 @@ mod tests {
                         // best split. Then backs of one value met many times: three ways
                         // to hold K K K 5 5, the last in the walk (the lowest positions)
                         // leaving five hearts for a flush middle where the others leave
-                        // four; and straights, each held with several suits.
+                        // four; straights, each held with several suits; and two flushes
+                        // of one value, a middle and a back listed both ways round.
                         let h: [Card; 13] = match i {
-                            0..=4 => crate::card::parse_cards(
+                            0..=5 => crate::card::parse_cards(
                                 [
                                     "Kc Tc 3d Ts Td 9h 9s 8d 9d 3s 5s 5c 3h",
                                     "Ah Ad Ac Kh Kd 7s 7c 4h 4d 9s 3c 2h 5s",
                                     "9h 9d 9c 9s Qh Qd Qc 5h 5d 2s 3c 7h Jd",
                                     "5c 5d 2s 3d 8c Ah Qh 9h 7h 5h Ks Kd Kc",
                                     "9s Kh 9c Jc 7d 6d Qc Th 8c 4d Js 3h 8h",
+                                    "Ah Kh 9h 7h 5h As Ks 9s 7s 5s Qd Jc 2c",
                                 ][i],
                             )
                             .unwrap(),
@@ -1233,7 +1291,7 @@ mod tests {
                                         want,
                                         distinct,
                                         above,
-                                        0,
+                                        Need::default(),
                                         &mut stats,
                                     );
                                     let better: Vec<f64> =
@@ -1339,22 +1397,6 @@ mod tests {
             .filter(|i| mask & (1 << i) != 0)
             .map(|i| dealt[i])
             .collect()
-    }
-
-    /// The values of every 5- and 3-position subset of `dealt`, indexed as [`subsets`].
-    fn subset_values(dealt: &[Card], wheel: Wheel) -> (Vec<HandValue>, Vec<HandValue>) {
-        let s = subsets(dealt.len());
-        let of = |m: u32| picked(dealt, m);
-        (
-            s.five
-                .iter()
-                .map(|&m| crate::eval::evaluate5(&of(m).try_into().unwrap(), wheel))
-                .collect(),
-            s.three
-                .iter()
-                .map(|&m| crate::eval::evaluate3(&of(m).try_into().unwrap()))
-                .collect(),
-        )
     }
 
     /// Rule sets for the extra diamonds' 16 cards: lane values that rise (as kaixin-extra),
@@ -1625,7 +1667,10 @@ mod tests {
                             top,
                             false,
                             above,
-                            need,
+                            Need {
+                                held: need,
+                                ..Need::default()
+                            },
                             &mut SearchStats::default(),
                         );
                         let better: Vec<f64> =

@@ -28,7 +28,7 @@ use crate::model::{features, Scorer};
 use crate::removal::Removal;
 use crate::rules::{Mode, Rules};
 use crate::score::{settle_known_totals, Scratch, Submission};
-use crate::search::{best_splits, SearchStats};
+use crate::search::{best_splits, Need, SearchStats};
 use crate::special::{find_special, SpecialHand};
 use crate::split::HandSplits;
 
@@ -331,29 +331,26 @@ pub fn complete(
     let removal = tables.removal(splits.cards(), rules);
     let mut all = ev_all_with(&splits, rules, tables, ctx, removal.as_ref(), need);
     all.sort_by(|a, b| best_first(a.expected, b.expected));
-    let mut out = Vec::new();
-    push_distinct(&mut out, &mut HashSet::new(), &splits, &all, limit);
-    Some(out)
+    Some(distinct_choices(&all, limit, |c| {
+        arrangement_of(&splits, c)
+    }))
 }
 
-/// Appends to `out` the arrangements of `found` (best first) not yet in `seen`, until
-/// `limit` have been added: a card held twice (the 65-card deck's diamonds) makes the
-/// same arrangement from two splits of positions, listed once.
-fn push_distinct(
-    out: &mut Vec<Choice>,
-    seen: &mut HashSet<Arrangement>,
-    splits: &HandSplits,
+/// The arrangements of `found` (best first), each once, at most `limit`: a card held twice
+/// (the 65-card deck's diamonds) makes the same arrangement from two splits of positions.
+fn distinct_choices(
     found: &[Candidate],
     limit: usize,
-) {
-    let mut added = 0;
+    arrangement_of: impl Fn(&Candidate) -> Arrangement,
+) -> Vec<Choice> {
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
     for c in found {
-        if added == limit {
+        if out.len() == limit {
             break;
         }
-        let arrangement = arrangement_of(splits, c);
+        let arrangement = arrangement_of(c);
         if seen.insert(arrangement) {
-            added += 1;
             out.push(Choice {
                 arrangement: Some(arrangement),
                 special: None,
@@ -361,15 +358,17 @@ fn push_distinct(
             });
         }
     }
+    out
 }
 
 /// As [`complete`] for 13 to 16 dealt cards (kaixin 多三张, 16 dealt and 13 kept): every
 /// legal split of 13 of `dealt` that keeps the placed cards in their lanes, each distinct
 /// arrangement once, best first (at most `limit`). Priced as [`solve_ev_keep`] chooses the
-/// cards to keep: card removal from every dealt card. Exact: the ways to keep 13 are taken
-/// in the order of their best unconstrained split (the pruned search of [`best_splits`],
-/// a bound on any finish of them), and the rest are passed once that bound is no better
-/// than the `limit`-th finish found. `None` as [`complete`].
+/// cards to keep: card removal from every dealt card. Exact: one pruned search of the
+/// dealt cards over the splits that hold the placed cards in their lanes
+/// ([`crate::search::best_splits_above`] with a [`Need`]); a card held twice makes one
+/// arrangement of several splits of positions, and more splits are asked for until
+/// `limit` arrangements are found or none is left. `None` as [`complete`].
 pub fn complete_keep(
     dealt: &[Card],
     rules: &Rules,
@@ -384,72 +383,35 @@ pub fn complete_keep(
         return complete(hand, rules, tables, ctx, placed, limit);
     }
     assert!((14..=16).contains(&n), "13 to 16 cards");
-    let (used, need) = placed_positions(dealt, placed)?;
+    let (_, lanes) = placed_positions(dealt, placed)?;
     if limit == 0 {
         return Some(Vec::new());
     }
     let removal = tables.removal(dealt, rules);
-    // The `top` best splits of a kept 13 worth more than `above`, best first.
-    let search = |splits: &HandSplits, top: usize, above: f64| {
-        crate::search::best_splits_above(
-            splits.cards(),
-            splits.five_values(),
-            splits.three_values(),
+    let (v5, v3) = crate::search::subset_values(dealt, rules.wheel);
+    let need = Need { lanes, held: 0 };
+    let mut top = limit;
+    loop {
+        let found = crate::search::best_splits_above(
+            dealt,
+            &v5,
+            &v3,
             rules,
             tables,
             removal.as_ref(),
             ctx,
             top,
             false,
-            above,
-            0,
+            f64::NEG_INFINITY,
+            need,
             &mut SearchStats::default(),
-        )
-    };
-    // Each way to keep 13 of the cards not placed: its cards, the placed masks over them
-    // and its best split's expected units.
-    let mut keeps: Vec<(f64, [Card; 13], [u16; 3])> = (0u32..1 << n)
-        .filter(|&drop| drop & used == 0 && drop.count_ones() as usize == n - 13)
-        .map(|drop| {
-            let mut hand = [dealt[0]; 13];
-            let mut masks = [0u16; 3];
-            for (k, i) in (0..n).filter(|&i| drop & (1 << i) == 0).enumerate() {
-                hand[k] = dealt[i];
-                for (lane, m) in masks.iter_mut().enumerate() {
-                    *m |= (((need[lane] >> i) & 1) as u16) << k;
-                }
-            }
-            let best = search(&HandSplits::new(&hand, rules.wheel), 1, f64::NEG_INFINITY)[0];
-            (best.expected, hand, masks)
-        })
-        .collect();
-    keeps.sort_by(|a, b| best_first(a.0, b.0));
-    let mut out: Vec<Choice> = Vec::new();
-    let mut seen = HashSet::new();
-    for (bound, hand, need) in &keeps {
-        if out.len() >= limit && *bound <= out[limit - 1].expected {
-            break;
+        );
+        let out = distinct_choices(&found, limit, |c| arrangement_at(dealt, c));
+        if out.len() == limit || found.len() < top {
+            return Some(out);
         }
-        let splits = HandSplits::new(hand, rules.wheel);
-        let twice = (1..13).any(|i| hand[i..].contains(&hand[i - 1]));
-        let found = if *need == [0; 3] && !twice {
-            // Nothing placed: the pruned search, against the `limit`-th found so far (with
-            // no card held twice, so that its `limit` splits are as many arrangements).
-            let floor = match out.len() >= limit {
-                true => out[limit - 1].expected,
-                false => f64::NEG_INFINITY,
-            };
-            search(&splits, limit, floor)
-        } else {
-            let mut found = ev_all_with(&splits, rules, tables, ctx, removal.as_ref(), *need);
-            found.sort_by(|a, b| best_first(a.expected, b.expected));
-            found
-        };
-        push_distinct(&mut out, &mut seen, &splits, &found, limit);
-        out.sort_by(|a, b| best_first(a.expected, b.expected));
-        out.truncate(limit);
+        top = top.saturating_mul(2);
     }
-    Some(out)
 }
 
 /// The greedy baseline: the strongest back, then the strongest middle of the rest, the rest
@@ -483,6 +445,18 @@ fn pick(cards: &[Card], m: u32) -> Vec<Card> {
     out
 }
 
+/// The arrangement of a candidate split of `cards` (13 to 16; subsets indexed as
+/// [`crate::search::subsets`]).
+fn arrangement_at(cards: &[Card], c: &Candidate) -> Arrangement {
+    let subs = crate::search::subsets(cards.len());
+    let (fi, mi, bi) = c.subsets;
+    Arrangement {
+        front: pick(cards, subs.three[fi]).try_into().expect("3"),
+        middle: pick(cards, subs.five[mi]).try_into().expect("5"),
+        back: pick(cards, subs.five[bi]).try_into().expect("5"),
+    }
+}
+
 /// The best split of 13 of `cards` (13 to 16 of them) by `ev`, priced with `removal`, and
 /// its expected units: searched over the cards directly (back-major, pruned by the same
 /// bounds as [`ev_candidates`]; the cards left out are whatever the best split does not
@@ -494,8 +468,16 @@ fn best_kept(
     removal: Option<&Removal>,
     ctx: Context,
 ) -> (Arrangement, f64) {
-    best_kept_above(cards, rules, tables, removal, ctx, f64::NEG_INFINITY, 0)
-        .expect("a legal split")
+    best_kept_above(
+        cards,
+        rules,
+        tables,
+        removal,
+        ctx,
+        f64::NEG_INFINITY,
+        Need::default(),
+    )
+    .expect("a legal split")
 }
 
 /// As [`best_kept`], when some split that keeps the cards at the positions of `need` is
@@ -507,40 +489,15 @@ fn best_kept_above(
     removal: Option<&Removal>,
     ctx: Context,
     above: f64,
-    need: u32,
+    need: Need,
 ) -> Option<(Arrangement, f64)> {
-    let subs = crate::search::subsets(cards.len());
-    let (five, three) = (&subs.five, &subs.three);
-    // The cards of a position mask, in position order (evaluation ignores the order).
-    fn of<const K: usize>(cards: &[Card], m: u32) -> [Card; K] {
-        let mut out = [cards[0]; K];
-        let (mut rest, mut k) = (m, 0);
-        while rest != 0 {
-            out[k] = cards[rest.trailing_zeros() as usize];
-            rest &= rest - 1;
-            k += 1;
-        }
-        out
-    }
-    let v5: Vec<HandValue> = five
-        .iter()
-        .map(|&m| crate::eval::evaluate5(&of::<5>(cards, m), rules.wheel))
-        .collect();
-    let v3: Vec<HandValue> = three
-        .iter()
-        .map(|&m| crate::eval::evaluate3(&of::<3>(cards, m)))
-        .collect();
+    let (v5, v3) = crate::search::subset_values(cards, rules.wheel);
     let mut stats = SearchStats::default();
     let c = *crate::search::best_splits_above(
         cards, &v5, &v3, rules, tables, removal, ctx, 1, false, above, need, &mut stats,
     )
     .first()?;
-    let (fi, mi, bi) = c.subsets;
-    let arrangement = Arrangement {
-        front: pick(cards, three[fi]).try_into().expect("3"),
-        middle: pick(cards, five[mi]).try_into().expect("5"),
-        back: pick(cards, five[bi]).try_into().expect("5"),
-    };
+    let arrangement = arrangement_at(cards, &c);
     Some((arrangement, c.expected))
 }
 
@@ -596,8 +553,12 @@ pub fn solve_ev_keep(
             // Winning without it: the best 13 that keep it may be worth more doubled, when
             // worth more than half the best (one search of the dealt cards, pruned against
             // that, over the splits that hold it).
+            let need = Need {
+                held: 1 << h,
+                ..Need::default()
+            };
             if let Some((a, e2)) =
-                best_kept_above(dealt, rules, tables, removal.as_ref(), ctx, e / 2.0, 1 << h)
+                best_kept_above(dealt, rules, tables, removal.as_ref(), ctx, e / 2.0, need)
             {
                 (arrangement, e) = (a, e2);
             }
@@ -933,5 +894,81 @@ mod tests {
             crate::eval::evaluate5(&g.back, rules.wheel).category(),
             crate::eval::Category::Straight
         );
+    }
+
+    #[test]
+    fn complete_keep_lists_the_best_finishes_of_every_13_kept() {
+        // 16 dealt from the extra diamonds (no card removal there, so a 13 kept is priced
+        // alike alone): the finishes are those of the ways to keep 13 that hold the placed
+        // cards, merged (each 13-card list a full scan), best first, each arrangement once.
+        // Lane values that rise, and a front pair worth more than front trips (the bounds
+        // at the envelope, fronts scored until their bound fails). The best 300 of each 13
+        // kept hold the best 300 of all.
+        let rising = Rules {
+            deck: DeckKind::ExtraDiamonds,
+            dealt: 16,
+            ..Rules::default()
+        };
+        let mut falling = rising.clone();
+        falling.lane_values[0][1] = 9;
+        assert!(!crate::model::lane_values_monotone(&falling));
+        let counts = build_tables(&rising, 4, 300, 2, 3);
+        let ctx = Context {
+            players: 3,
+            role: Role::Player,
+        };
+        let mut rng = rng_for(31);
+        for (case, rules) in [&rising, &falling].into_iter().cycle().take(10).enumerate() {
+            let tables = LaneTables::from_counts(&counts, rules);
+            let mut deck = DeckKind::ExtraDiamonds.cards();
+            shuffle(&mut deck, &mut rng);
+            let dealt = &deck[..16];
+            // `case` cards placed: front, middle, back in turn.
+            let mut placed: [Vec<Card>; 3] = Default::default();
+            for (k, &c) in dealt[..case].iter().enumerate() {
+                placed[k % 3].push(c);
+            }
+            let mut merged: std::collections::HashMap<Arrangement, f64> = Default::default();
+            for drop in
+                (0u32..1 << 16).filter(|m| m.count_ones() == 3 && m & ((1 << case) - 1) == 0)
+            {
+                let kept: [Card; 13] = pick_positions(dealt, !drop).try_into().unwrap();
+                for c in complete(&kept, rules, &tables, ctx, &placed, 300).unwrap() {
+                    merged.insert(c.arrangement.unwrap(), c.expected);
+                }
+            }
+            let mut want: Vec<f64> = merged.values().copied().collect();
+            want.sort_by(|a, b| best_first(*a, *b));
+            for limit in [1, 7, 40, 300] {
+                let got = complete_keep(dealt, rules, &tables, ctx, &placed, limit).unwrap();
+                assert_eq!(got.len(), limit.min(want.len()), "case {case}");
+                let mut seen = HashSet::new();
+                for (c, e) in got.iter().zip(&want) {
+                    assert!(
+                        (c.expected - e).abs() < 1e-9,
+                        "case {case}: {} vs {e}",
+                        c.expected
+                    );
+                    let a = c.arrangement.unwrap();
+                    assert!((merged[&a] - c.expected).abs() < 1e-9, "priced as kept");
+                    assert!(seen.insert(a), "listed once");
+                }
+                // Every finish worth more than the last listed is listed.
+                let last = got.last().map_or(f64::INFINITY, |c| c.expected);
+                let above = merged.values().filter(|&&e| e > last + 1e-9).count();
+                assert!(
+                    above < got.len() || got.is_empty(),
+                    "case {case}: {above} above"
+                );
+            }
+        }
+    }
+
+    /// The cards of `cards` at the positions of `mask`, in position order.
+    fn pick_positions(cards: &[Card], mask: u32) -> Vec<Card> {
+        (0..cards.len())
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| cards[i])
+            .collect()
     }
 }

@@ -24,6 +24,7 @@ import pytest
 import thirteen as core
 import thirteen.reference as ref
 from thirteen.errors import (
+    CardNotHeldError,
     CountError,
     DuplicateCardError,
     PlayerCountError,
@@ -331,6 +332,14 @@ def test_solve_sixteen_dealt_keeps_thirteen() -> None:
     solution = core.solve(dragon16, rules, players=4, tables=tables)
     check_solution(solution, dragon16, rules)
     assert solution.special is not None and solution.special.key == "dragon"
+    # Neither 13 (kept) nor 16 (dealt): the message names both counts taken.
+    hand14 = random_hand(310, rules, 16).split()[:14]
+    for call in (lambda: core.solve(hand14, rules, tables=tables),
+                 lambda: core.complete(hand14, rules, tables=tables)):
+        with pytest.raises(CountError) as err:
+            call()
+        assert (err.value.expected, err.value.got) == (16, 14)
+        assert "expected 13 (the cards kept) or 16" in str(err.value)
 
 
 def test_sixteen_dealt_from_a_standard_deck_price_every_dealt_card() -> None:
@@ -615,10 +624,13 @@ def test_complete_errors(impl: str) -> None:
             return core.complete(hand, **placed)
         return ref.completions(hand, **placed)
 
-    with pytest.raises(ThirteenError):
+    with pytest.raises(CardNotHeldError) as held:
         run(back=str(outside))
-    with pytest.raises(ThirteenError):
+    assert held.value.card == str(outside) and held.value.kind == "card_not_held"
+    assert str(outside) in str(held.value)
+    with pytest.raises(CardNotHeldError) as held:
         run(front=str(cards[0]), back=str(cards[0]))
+    assert held.value.card == str(cards[0])
     with pytest.raises(CountError) as err:
         run(front=text(cards[:4]))
     assert err.value.lane == "front" and err.value.expected == 3 and err.value.got == 4

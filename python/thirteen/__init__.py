@@ -50,6 +50,7 @@ from thirteen.aliases import CardsLike, PlayerId, Submission
 from thirteen.errors import (
     BackendError,
     CardError,
+    CardNotHeldError,
     CountError,
     DuplicateCardError,
     FalseSpecialError,
@@ -67,7 +68,7 @@ from thirteen.solver import Hint, Solution, complete, hints, solve, solve_batch
 from thirteen.table_store import TableSet, TablesWarning, clear_cache as clear_table_cache, lane_tables, register_tables
 from thirteen.training import train
 from thirteen.simulation import simulate
-from thirteen.round import CardNotHeldError, Round, RoundResult, RoundStateError
+from thirteen.round import Round, RoundResult, RoundStateError
 from thirteen.table import (
     LevelChange,
     Table,

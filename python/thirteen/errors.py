@@ -15,6 +15,7 @@ __all__ = [
     "CardError",
     "CountError",
     "DuplicateCardError",
+    "CardNotHeldError",
     "FouledError",
     "FalseSpecialError",
     "PlayerCountError",
@@ -88,6 +89,17 @@ class DuplicateCardError(ThirteenError):
     """A card held more often than the deck has it (RULES.md 1): ``card`` (canonical text), ``player``."""
 
     kind = "duplicate_card"
+    _fields = ("card", "player")
+    card: Optional[str]
+    player: Optional[int]
+
+
+class CardNotHeldError(ThirteenError):
+    """A submitted, given or placed card that the seat does not hold (another seat's card, a
+    card not dealt, or more copies than the seat holds): ``card`` (canonical text) and
+    ``player`` (the seat, when there is one)."""
+
+    kind = "card_not_held"
     _fields = ("card", "player")
     card: Optional[str]
     player: Optional[int]

@@ -66,6 +66,7 @@ from thirteen import _core, saves
 from thirteen._core import Arrangement, Card, Declaration
 from thirteen._plain import is_unicode, short
 from thirteen.errors import (
+    CardNotHeldError,
     CountError,
     DuplicateCardError,
     FalseSpecialError,
@@ -116,15 +117,6 @@ class RoundStateError(ThirteenError):
 
     kind = "round_state"
     _fields = ("player", "phase")
-
-
-class CardNotHeldError(ThirteenError):
-    """A submitted or given card that the seat does not hold (another seat's card, a card
-    not dealt, or more copies than the seat holds): ``card`` (canonical text) and
-    ``player`` (the seat)."""
-
-    kind = "card_not_held"
-    _fields = ("card", "player")
 
 
 # ----------------------------------------------------------------------------- helpers

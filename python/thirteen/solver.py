@@ -344,7 +344,8 @@ def complete(
     13 cards.
 
     Raises: CountError (a lane over-full, or a hand of neither 13 nor ``rules.dealt``
-    cards), ThirteenError (a placed card not in the hand), LimitError (``limit`` above
+    cards), CardNotHeldError (a placed card not in the hand, or placed more often than
+    held: ``card`` names it), LimitError (``limit`` above
     10,000 with more than 13 cards: a 16-card hand has some 40 million finishes), and the
     errors of :func:`solve`.
     """

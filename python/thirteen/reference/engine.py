@@ -17,7 +17,7 @@ from collections import Counter
 from itertools import combinations
 from typing import Any, Dict, Iterator, List, Sequence, Tuple, Union
 
-from thirteen.errors import CountError, ThirteenError
+from thirteen.errors import CardNotHeldError, CountError, ThirteenError
 
 from ._rules import resolve
 from .arrangement import Arrangement
@@ -169,7 +169,8 @@ def completions(
 
     Raises:
         CountError: a lane given more cards than it holds (``lane``, ``expected``, ``got``);
-        ThirteenError: a placed card not in the hand (or placed more often than held);
+        CardNotHeldError: a placed card not in the hand (or placed more often than held),
+            ``card`` naming it;
         and the errors of :func:`splits`.
     """
     rules = resolve(rules)
@@ -187,7 +188,9 @@ def completions(
     held = Counter(hand)
     for card, n in sum(placed, Counter()).items():
         if n > held[card]:
-            raise ThirteenError(f"placed card {card} is not in the hand (or placed twice)")
+            raise CardNotHeldError(
+                f"placed card {card} is not in the hand (or placed more often than held)", card=str(card)
+            )
     out = []
     for arrangement in splits(hand, rules, legal=True):
         lanes = [Counter(lane) for lane in arrangement.lanes]

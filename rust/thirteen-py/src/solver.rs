@@ -707,6 +707,9 @@ fn check_dealt(py: Python<'_>, dealt: &[core::Card], r: &core::rules::Rules) -> 
     } else {
         r.dealt as usize
     };
+    if size > 13 && dealt.len() != size {
+        return Err(crate::errors::dealt_count_error(py, size, dealt.len()));
+    }
     core::card::validate_hand(dealt, r.deck, size).py_err(py)?;
     Ok(size)
 }
@@ -845,12 +848,7 @@ fn _complete(
                         counts[c.code() as usize] > held[c.code() as usize]
                     })
                     .expect("a placed card is not held");
-                Err(to_pyerr(
-                    py,
-                    Error::InvalidArgument {
-                        message: format!("placed card {card} is not in the hand (or placed twice)"),
-                    },
-                ))
+                Err(crate::errors::card_not_held(py, card))
             }
         }
     })

@@ -85,6 +85,8 @@
 //! it with a full scan, under falling lane values too.
 
 use std::cell::RefCell;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
 use std::sync::OnceLock;
 
 use crate::card::Card;
@@ -329,6 +331,70 @@ pub struct Candidate {
     pub expected: f64,
 }
 
+/// The best splits found so far (ties: first found): a list kept best first, or, for many
+/// splits without `distinct`, a heap with the worst on top, numbered as found (inserting
+/// into a long list moves it, the heap does not).
+enum Found {
+    List(Vec<Candidate>),
+    Heap(BinaryHeap<Ranked>, usize),
+}
+
+/// A split in [`Found::Heap`]: greater is worse (fewer expected units, or as many and found
+/// later).
+#[derive(Clone, Copy)]
+struct Ranked {
+    c: Candidate,
+    seq: usize,
+}
+
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> Ordering {
+        (other.c.expected.total_cmp(&self.c.expected)).then(self.seq.cmp(&other.seq))
+    }
+}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Ranked {}
+
+impl Found {
+    /// Splits asked for beyond which the heap is kept.
+    const LIST_MOST: usize = 32;
+
+    fn new(top: usize, distinct: bool) -> Found {
+        if top > Found::LIST_MOST && !distinct {
+            Found::Heap(BinaryHeap::with_capacity(top + 1), 0)
+        } else {
+            Found::List(Vec::with_capacity(top + 1))
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Found::List(list) => list.len(),
+            Found::Heap(heap, _) => heap.len(),
+        }
+    }
+
+    /// Best first.
+    fn into_vec(self) -> Vec<Candidate> {
+        match self {
+            Found::List(list) => list,
+            Found::Heap(heap, _) => heap.into_sorted_vec().into_iter().map(|r| r.c).collect(),
+        }
+    }
+}
+
 /// Per-thread feature caches of the middle and back lanes, valid where the stamp is the
 /// current search's.
 #[derive(Default)]
@@ -483,36 +549,48 @@ pub fn best_splits_above(
     // Fronts in falling value: as backs fall in value, so does the strongest front that can
     // sit below them (a legal front is at most its middle, at most its back).
     let mut cap = 0usize;
-    let mut best: Vec<Candidate> = Vec::with_capacity(top + 1);
+    let mut best = Found::new(top, distinct);
     let mut floor = above;
-    let offer = |subsets: (usize, usize, usize),
-                 expected: f64,
-                 best: &mut Vec<Candidate>,
-                 floor: &mut f64| {
-        let c = Candidate { subsets, expected };
-        if (seeded || best.len() == top) && c.expected <= *floor {
-            return;
-        }
-        if distinct {
-            let triple = |c: &Candidate| (v3[c.subsets.0], v5[c.subsets.1], v5[c.subsets.2]);
-            let t = triple(&c);
-            if let Some(i) = best.iter().position(|x| triple(x) == t) {
-                if best[i].expected >= c.expected {
+    let offer =
+        |subsets: (usize, usize, usize), expected: f64, found: &mut Found, floor: &mut f64| {
+            let c = Candidate { subsets, expected };
+            if (seeded || found.len() == top) && c.expected <= *floor {
+                return;
+            }
+            let best = match found {
+                Found::Heap(heap, seq) => {
+                    *seq += 1;
+                    heap.push(Ranked { c, seq: *seq });
+                    if heap.len() > top {
+                        heap.pop();
+                    }
+                    if heap.len() == top {
+                        *floor = heap.peek().expect("top splits").c.expected;
+                    }
                     return;
                 }
-                best.remove(i);
+                Found::List(list) => list,
+            };
+            if distinct {
+                let triple = |c: &Candidate| (v3[c.subsets.0], v5[c.subsets.1], v5[c.subsets.2]);
+                let t = triple(&c);
+                if let Some(i) = best.iter().position(|x| triple(x) == t) {
+                    if best[i].expected >= c.expected {
+                        return;
+                    }
+                    best.remove(i);
+                }
             }
-        }
-        let pos = best
-            .iter()
-            .position(|x| x.expected < c.expected)
-            .unwrap_or(best.len());
-        best.insert(pos, c);
-        best.truncate(top);
-        if best.len() == top {
-            *floor = best[top - 1].expected;
-        }
-    };
+            let pos = best
+                .iter()
+                .position(|x| x.expected < c.expected)
+                .unwrap_or(best.len());
+            best.insert(pos, c);
+            best.truncate(top);
+            if best.len() == top {
+                *floor = best[top - 1].expected;
+            }
+        };
     CACHE.with(|cell| {
         let mut cache = cell.borrow_mut();
         let cache = &mut *cache;
@@ -962,6 +1040,7 @@ pub fn best_splits_above(
             }
         }
     });
+    let mut best = best.into_vec();
     best.sort_by(|a, b| crate::solve::best_first(a.expected, b.expected));
     best
 }

@@ -340,8 +340,8 @@ def complete(
     with 16 cards and a horse card the first need not be :func:`solve`'s play, which weighs
     it. On 16 cards a call takes about 0.6 ms at the median, p99 6 ms, worst seen 8 ms
     with 0 to 5 cards placed (``benches/speed.py --sixteen``), longer with a larger
-    ``limit`` (about 0.13 s at 10,000 with nothing placed, up to 0.2 s); about 2.5 ms for
-    13 cards.
+    ``limit`` (about 0.1 s at 10,000 with nothing placed, up to about 0.15 s); about 2.5 ms
+    for 13 cards.
 
     Raises: CountError (a lane over-full, or a hand of neither 13 nor ``rules.dealt``
     cards), CardNotHeldError (a placed card not in the hand, or placed more often than

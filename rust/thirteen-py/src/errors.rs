@@ -95,44 +95,48 @@ fn exception(
     Ok(PyErr::from_value(cls.call((message,), Some(kw))?))
 }
 
+/// The exception ``class`` of ``thirteen.errors`` with ``message`` and the details that
+/// `fill` sets (an error raised while building it is returned instead).
+fn detailed(
+    py: Python<'_>,
+    class: &str,
+    message: &str,
+    fill: impl FnOnce(&Bound<'_, PyDict>) -> PyResult<()>,
+) -> PyErr {
+    let kw = PyDict::new(py);
+    fill(&kw)
+        .and_then(|()| exception(py, class, message, &kw))
+        .unwrap_or_else(|e| e)
+}
+
 /// ``CardNotHeldError`` for a placed card the hand does not hold (as often as placed).
 pub(crate) fn card_not_held(py: Python<'_>, card: core::Card) -> PyErr {
-    let build = || -> PyResult<PyErr> {
-        let kw = PyDict::new(py);
-        kw.set_item("card", card.to_string())?;
-        let message =
-            format!("placed card {card} is not in the hand (or placed more often than held)");
-        exception(py, "CardNotHeldError", &message, &kw)
-    };
-    build().unwrap_or_else(|e| e)
+    let message = format!("placed card {card} is not in the hand (or placed more often than held)");
+    detailed(py, "CardNotHeldError", &message, |kw| {
+        kw.set_item("card", card.to_string())
+    })
 }
 
 /// ``CountError`` for a hand of neither 13 cards nor the `dealt` that the rules deal (more
 /// than 13: either is taken, the 13 kept or every card dealt).
 pub(crate) fn dealt_count_error(py: Python<'_>, dealt: usize, got: usize) -> PyErr {
-    let build = || -> PyResult<PyErr> {
-        let kw = PyDict::new(py);
+    let message = format!(
+        "wrong number of cards: expected 13 (the cards kept) or {dealt} (every card dealt), got {got}"
+    );
+    detailed(py, "CountError", &message, |kw| {
         kw.set_item("expected", dealt)?;
-        kw.set_item("got", got)?;
-        let message = format!(
-            "wrong number of cards: expected 13 (the cards kept) or {dealt} (every card dealt), got {got}"
-        );
-        exception(py, "CountError", &message, &kw)
-    };
-    build().unwrap_or_else(|e| e)
+        kw.set_item("got", got)
+    })
 }
 
 /// ``PlayerCountError`` for a table size outside ``allowed`` given as any integer: a
 /// negative one, or one beyond 64 bits, is as disallowed as 5 (``got`` is the integer given).
 pub(crate) fn player_count_error(py: Python<'_>, got: &Int, allowed: &[u8]) -> PyErr {
-    let build = || -> PyResult<PyErr> {
-        let kw = PyDict::new(py);
+    let message = core::error::player_count_message(got, allowed);
+    detailed(py, "PlayerCountError", &message, |kw| {
         kw.set_item("got", got.to_python(py)?)?;
-        kw.set_item("allowed", PyTuple::new(py, allowed)?)?;
-        let message = core::error::player_count_message(got, allowed);
-        exception(py, "PlayerCountError", &message, &kw)
-    };
-    build().unwrap_or_else(|e| e)
+        kw.set_item("allowed", PyTuple::new(py, allowed)?)
+    })
 }
 
 /// ``.py_err(py)`` on a core result: the error mapped by [`to_pyerr`].

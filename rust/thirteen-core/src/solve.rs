@@ -932,7 +932,7 @@ mod tests {
             for drop in
                 (0u32..1 << 16).filter(|m| m.count_ones() == 3 && m & ((1 << case) - 1) == 0)
             {
-                let kept: [Card; 13] = pick_positions(dealt, !drop).try_into().unwrap();
+                let kept: [Card; 13] = pick(dealt, !drop).try_into().unwrap();
                 for c in complete(&kept, rules, &tables, ctx, &placed, 300).unwrap() {
                     merged.insert(c.arrangement.unwrap(), c.expected);
                 }
@@ -962,13 +962,5 @@ mod tests {
                 );
             }
         }
-    }
-
-    /// The cards of `cards` at the positions of `mask`, in position order.
-    fn pick_positions(cards: &[Card], mask: u32) -> Vec<Card> {
-        (0..cards.len())
-            .filter(|i| mask & (1 << i) != 0)
-            .map(|i| cards[i])
-            .collect()
     }
 }

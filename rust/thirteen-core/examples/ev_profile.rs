@@ -124,6 +124,7 @@ fn main() {
                 s.cards(),
                 s.five_values(),
                 s.three_values(),
+                Some(s.three_keys()),
                 &rules,
                 &tables,
                 tables.removal(s.cards(), &rules).as_ref(),
@@ -133,8 +134,17 @@ fn main() {
                 st,
             );
         };
-        // SLOW=k: only the hands whose search visits at least k backs (the slow tail).
+        // SLOW=k: only the hands whose search visits at least k backs (the slow tail); FAST=k:
+        // only those that visit at most k (the typical hand, where fixed costs weigh most).
         let hands: Vec<[Card; 13]> = match env("SLOW", 0) {
+            0 if env("FAST", 0) > 0 => hands
+                .into_iter()
+                .filter(|h| {
+                    let mut st = SearchStats::default();
+                    search(&HandSplits::new(h, rules.wheel), &mut st);
+                    st.visited <= env("FAST", 0)
+                })
+                .collect(),
             0 => hands,
             k => hands
                 .into_iter()
@@ -238,6 +248,7 @@ fn main() {
                     s.cards(),
                     s.five_values(),
                     s.three_values(),
+                    Some(s.three_keys()),
                     &rules,
                     t,
                     t.removal(s.cards(), &rules).as_ref(),

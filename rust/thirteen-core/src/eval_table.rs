@@ -98,6 +98,8 @@ pub struct Tables {
     values5: Box<[[[u32; SLOTS5]; 2]; 2]>,
     offsets3: Box<[u16; ROWS3]>,
     values3: Box<[u32; SLOTS3]>,
+    /// Per slot of `values3`: the value's [`crate::falling::three_key`].
+    keys3: Box<[u16; SLOTS3]>,
 }
 
 impl Tables {
@@ -213,15 +215,19 @@ fn build() -> Tables {
     let sums3: Vec<u32> = threes.iter().map(|m| rank_sum(m)).collect();
     let offsets3 = displace::<ROWS3>(&sums3, SHIFT3, SLOTS3);
     let mut values3 = Box::new([0u32; SLOTS3]);
+    let mut keys3 = Box::new([0u16; SLOTS3]);
     for (ranks, &sum) in threes.iter().zip(&sums3) {
         let cards: [Card; 3] = cards_of(ranks, true).try_into().expect("three cards");
-        values3[slot(&offsets3, SHIFT3, sum)] = evaluate3_reference(&cards).0;
+        let (s, v) = (slot(&offsets3, SHIFT3, sum), evaluate3_reference(&cards));
+        values3[s] = v.0;
+        keys3[s] = crate::falling::three_key(v) as u16;
     }
     Tables {
         offsets5,
         values5,
         offsets3,
         values3,
+        keys3,
     }
 }
 
@@ -246,6 +252,30 @@ pub fn evaluate_subsets13(
     wheel: Wheel,
     five: &mut [HandValue; FIVES_OF_13],
     three: &mut [HandValue; THREES_OF_13],
+) {
+    subsets13(cards, wheel, five, three, None);
+}
+
+/// As [`evaluate_subsets13`], also writing each 3-card subset's place among all 3-card
+/// values in value order ([`crate::falling::three_key`]), read from a table beside the
+/// values: what the search's walk of the fronts sorts by.
+pub(crate) fn evaluate_subsets13_keyed(
+    cards: &[Card; 13],
+    wheel: Wheel,
+    five: &mut [HandValue; FIVES_OF_13],
+    three: &mut [HandValue; THREES_OF_13],
+    keys: &mut [u16; THREES_OF_13],
+) {
+    subsets13(cards, wheel, five, three, Some(keys));
+}
+
+#[allow(clippy::needless_range_loop)]
+fn subsets13(
+    cards: &[Card; 13],
+    wheel: Wheel,
+    five: &mut [HandValue; FIVES_OF_13],
+    three: &mut [HandValue; THREES_OF_13],
+    mut keys: Option<&mut [u16; THREES_OF_13]>,
 ) {
     let t = tables();
     let plain = &t.values5[wheel as usize][0];
@@ -288,8 +318,16 @@ pub fn evaluate_subsets13(
     let mut at = 0;
     for c in 2..13 {
         let n = c * (c - 1) / 2;
-        for (v, &kp) in three[at..at + n].iter_mut().zip(&pairs[..n]) {
-            *v = t.value3(k[c] + kp);
+        let run = three[at..at + n].iter_mut().zip(&pairs[..n]);
+        match &mut keys {
+            None => run.for_each(|(v, &kp)| *v = t.value3(k[c] + kp)),
+            Some(keys) => {
+                for ((v, &kp), key) in run.zip(&mut keys[at..at + n]) {
+                    let s = slot(&t.offsets3, SHIFT3, k[c] + kp) & (SLOTS3 - 1);
+                    *v = HandValue(t.values3[s]);
+                    *key = t.keys3[s];
+                }
+            }
         }
         at += n;
     }
@@ -378,6 +416,33 @@ mod tests {
                     let (want5, want3) = one_by_one(&hand, wheel);
                     assert_eq!(five.to_vec(), want5, "{hand:?} {wheel:?}");
                     assert_eq!(three.to_vec(), want3, "{hand:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn keyed_subsets_give_the_same_values_and_each_three_its_place() {
+        // The keys read beside the values are the places `three_key` computes from them.
+        let mut rng = ChaCha8Rng::seed_from_u64(31);
+        for deck in [DeckKind::Standard, DeckKind::ExtraDiamonds] {
+            let mut cards = deck.cards();
+            for _ in 0..200 {
+                cards.shuffle(&mut rng);
+                let hand: [Card; 13] = cards[..13].try_into().unwrap();
+                let (mut five, mut three) =
+                    ([HandValue(0); FIVES_OF_13], [HandValue(0); THREES_OF_13]);
+                evaluate_subsets13(&hand, Wheel::Low, &mut five, &mut three);
+                let (mut five_k, mut three_k) =
+                    ([HandValue(0); FIVES_OF_13], [HandValue(0); THREES_OF_13]);
+                let mut keys = [u16::MAX; THREES_OF_13];
+                evaluate_subsets13_keyed(&hand, Wheel::Low, &mut five_k, &mut three_k, &mut keys);
+                assert_eq!(
+                    (five.to_vec(), three.to_vec()),
+                    (five_k.to_vec(), three_k.to_vec())
+                );
+                for (v, &k) in three.iter().zip(&keys) {
+                    assert_eq!(k as usize, crate::falling::three_key(*v), "{v:?}");
                 }
             }
         }

@@ -101,7 +101,7 @@ const COLEX_LOW: [[u16; 128]; 4] = {
 /// its rank then its kicker's, trips by rank. Any other value gets some key at most
 /// [`THREE_KEYS`] ([`Falling::fill_threes`] checks the order it makes).
 #[inline]
-fn three_key(v: HandValue) -> usize {
+pub(crate) fn three_key(v: HandValue) -> usize {
     let raw = v.raw();
     let (cat, p, k) = (raw >> 28, (raw >> 14) & 0x1fff, raw & 0x1fff);
     let (sum, seen) = COLEX_HIGH[(p >> 7) as usize];
@@ -118,7 +118,7 @@ fn three_key(v: HandValue) -> usize {
 
 /// How many entries of a large bucket (more than twice this) [`Falling::sort_to`] picks
 /// and sorts at once.
-const SORT_PART: usize = 64;
+const SORT_PART: usize = 128;
 
 /// Positions a subset's mask can hold.
 const POSITIONS: usize = 16;
@@ -259,11 +259,18 @@ impl Falling {
     }
 
     /// Refills with 3-card subsets (as [`Falling::fill`]), sorted at once: each value has a
-    /// bucket of its own ([`three_key`]), so a counting sort puts them in falling order, and
-    /// scattering from the last subset to the first puts equal values' higher masks first.
+    /// bucket of its own ([`three_key`]; `keys`, when given, holds each subset's, read with
+    /// the values instead of computed from them), so a counting sort puts them in falling
+    /// order, and scattering from the last subset to the first puts equal values' higher
+    /// masks first.
     /// The order made is checked; were it wrong (a value no 3-card hand has), the subsets
     /// are filled by [`Falling::fill`] instead.
-    pub(crate) fn fill_threes(&mut self, values: &[HandValue], tails: &[u64]) {
+    pub(crate) fn fill_threes(
+        &mut self,
+        values: &[HandValue],
+        tails: &[u64],
+        keys: Option<&[u16]>,
+    ) {
         debug_assert!(values.len() <= 1 << INDEX_BITS && values.len() == tails.len());
         if values.len() > u16::MAX as usize {
             self.fill(values, tails);
@@ -271,10 +278,22 @@ impl Falling {
         }
         let mut count = [0u16; THREE_KEYS + 1];
         self.dense.resize(values.len(), 0);
-        for (d, &v) in self.dense.iter_mut().zip(values) {
-            let key = three_key(v);
-            *d = key as u16;
-            count[key] += 1;
+        match keys {
+            // Read beside the values (13 cards: [`crate::split::HandSplits::three_keys`]).
+            Some(keys) if keys.len() == values.len() => {
+                for (d, &key) in self.dense.iter_mut().zip(keys) {
+                    let key = (key as usize).min(THREE_KEYS);
+                    *d = key as u16;
+                    count[key] += 1;
+                }
+            }
+            _ => {
+                for (d, &v) in self.dense.iter_mut().zip(values) {
+                    let key = three_key(v);
+                    *d = key as u16;
+                    count[key] += 1;
+                }
+            }
         }
         // Highest key first: `count[d]` becomes the last place of key `d`, plus one.
         let mut sum = 0u16;
@@ -512,7 +531,7 @@ mod tests {
             // A used buffer first: the fives' fill leaves other buckets and a part sorted.
             f.fill(&values, &tails(&masks));
             f.at(3);
-            f.fill_threes(&values, &tails(&masks));
+            f.fill_threes(&values, &tails(&masks), None);
             assert_eq!(f.sorted, masks.len(), "sorted at once");
             for (q, w) in want.iter().enumerate() {
                 let k = f.at(q);
@@ -576,7 +595,7 @@ mod tests {
             (0..56).map(|i| (values[i].raw(), masks[i], i)).collect();
         want.sort_by(|a, b| b.cmp(a));
         let mut f = Falling::default();
-        f.fill_threes(&values, &tails(&masks));
+        f.fill_threes(&values, &tails(&masks), None);
         for (q, w) in want.iter().enumerate() {
             let k = f.at(q);
             assert_eq!((value(k), mask(k), index(k)), *w, "place {q}");

@@ -393,7 +393,7 @@ impl<'a> Scorer<'a> {
         }
         let mut total = self.k * (per - home_run_against);
         if self.home_run {
-            let p_hr = pw.powi(self.hr_opponents);
+            let p_hr = pow_small(pw, self.hr_opponents);
             let each = match r.scoop.0 {
                 BonusKind::Double => 2.0 * scoop_win,
                 BonusKind::Bonus => scoop_win + r.scoop.1 as f64,
@@ -408,6 +408,18 @@ impl<'a> Scorer<'a> {
                 };
         }
         total
+    }
+}
+
+/// `x` to the power `n`, as `powi` computes it (the same products in the same order), without
+/// its call for the table sizes there are (at most three opponents).
+#[inline]
+fn pow_small(x: f64, n: i32) -> f64 {
+    match n {
+        1 => x,
+        2 => x * x,
+        3 => x * (x * x),
+        _ => x.powi(n),
     }
 }
 
@@ -478,6 +490,16 @@ pub(crate) fn lane_value_rises(rules: &Rules, lane: Lane) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pow_small_is_powi() {
+        let spread = (0..1000).map(|i| (i as f64 * 0.618_033_988_749_895).fract());
+        for x in [0.0, 1e-9, 0.5, 1.0].into_iter().chain(spread) {
+            for n in 0..6 {
+                assert_eq!(pow_small(x, n).to_bits(), x.powi(n).to_bits(), "{x} {n}");
+            }
+        }
+    }
     use crate::card::parse_cards;
     use crate::eval::{evaluate3, evaluate5};
     use crate::lanes::{class_of, LaneCounts};

@@ -296,6 +296,10 @@ fn rest_is_plain(pairs: &[(u16, u16); 56], v5: &[HandValue], back: HandValue) ->
     })
 }
 
+/// Ways to split a front's ten other positions into two fives read at once by the search's
+/// `reach` (126 in all: 9 steps).
+const REACH_WAYS: usize = 14;
+
 /// With 13 cards, `ub1` is checked at every this many places of the walk (module docs).
 const UB1_EVERY: usize = 8;
 
@@ -427,7 +431,9 @@ pub struct SearchStats {
 
 /// The `top` best splits by expected units, best first (ties: first found), from the values
 /// of every 5- and 3-position subset of `n` positions (`v5`, `v3` indexed as
-/// [`subsets`]`(n)`). With `distinct`, a split whose three lane values equal a better
+/// [`subsets`]`(n)`); `three_keys`, when given, each three's place among the 3-card values
+/// ([`crate::split::HandSplits::three_keys`]; else they are computed from `v3`). With
+/// `distinct`, a split whose three lane values equal a better
 /// candidate's is left out. With `removal` (the hand's, [`LaneTables::removal`]) the
 /// opponents' lanes are weighed by the cards held. At least one candidate is returned: a
 /// legal split always exists.
@@ -436,6 +442,7 @@ pub fn best_splits(
     cards: &[Card],
     v5: &[HandValue],
     v3: &[HandValue],
+    three_keys: Option<&[u16]>,
     rules: &Rules,
     tables: &LaneTables,
     removal: Option<&Removal>,
@@ -448,6 +455,7 @@ pub fn best_splits(
         cards,
         v5,
         v3,
+        three_keys,
         rules,
         tables,
         removal,
@@ -493,6 +501,7 @@ pub fn best_splits_above(
     cards: &[Card],
     v5: &[HandValue],
     v3: &[HandValue],
+    three_keys: Option<&[u16]>,
     rules: &Rules,
     tables: &LaneTables,
     removal: Option<&Removal>,
@@ -598,7 +607,7 @@ pub fn best_splits_above(
         let order = &mut cache.backs;
         let fronts = &mut cache.fronts;
         order.fill(v5, &s.five_tails);
-        fronts.fill_threes(v3, &s.three_tails);
+        fronts.fill_threes(v3, &s.three_tails, three_keys);
         cache.stamp = cache.stamp.wrapping_add(1);
         if cache.stamp == 0 || cache.mid.len() < v5.len() || cache.front.len() < v3.len() {
             cache.front = vec![(0, Feat::default()); v3.len()];
@@ -627,14 +636,17 @@ pub fn best_splits_above(
                 *slot = (stamp, w, true);
                 return false;
             }
-            for &(a, b) in crate::split::front_rest(fi) {
-                let (x, y) = (v5[a as usize].raw(), v5[b as usize].raw());
-                if x.min(y) >= vf {
-                    w = w.min(x.max(y));
-                    if w <= limit {
-                        *slot = (stamp, w, false);
-                        return true;
-                    }
+            // Without a branch per way (whether a way qualifies is unpredictable), 14 ways
+            // at a time, then whether one found is low enough.
+            for ways in crate::split::front_rest(fi).chunks_exact(REACH_WAYS) {
+                for &(a, b) in ways {
+                    let (x, y) = (v5[a as usize].raw(), v5[b as usize].raw());
+                    let stronger = if x.min(y) >= vf { x.max(y) } else { u32::MAX };
+                    w = w.min(stronger);
+                }
+                if w <= limit {
+                    *slot = (stamp, w, false);
+                    return true;
                 }
             }
             *slot = (stamp, w, true);
@@ -1317,6 +1329,7 @@ mod tests {
                                 s.cards(),
                                 s.five_values(),
                                 s.three_values(),
+                                Some(s.three_keys()),
                                 &rules,
                                 tables,
                                 tables.removal(&h, &rules).as_ref(),
@@ -1363,6 +1376,7 @@ mod tests {
                                         s.cards(),
                                         s.five_values(),
                                         s.three_values(),
+                                        Some(s.three_keys()),
                                         &rules,
                                         tables,
                                         tables.removal(&h, &rules).as_ref(),
@@ -1419,6 +1433,7 @@ mod tests {
                         s.cards(),
                         s.five_values(),
                         s.three_values(),
+                        Some(s.three_keys()),
                         &rules,
                         tables,
                         removal.as_ref(),
@@ -1584,6 +1599,7 @@ mod tests {
                         hs.cards(),
                         h5,
                         h3,
+                        None,
                         rules,
                         tables,
                         removal.as_ref(),
@@ -1617,6 +1633,7 @@ mod tests {
                     &dealt,
                     &v5,
                     &v3,
+                    None,
                     rules,
                     tables,
                     removal.as_ref(),
@@ -1707,6 +1724,7 @@ mod tests {
                         hs.cards(),
                         hs.five_values(),
                         hs.three_values(),
+                        Some(hs.three_keys()),
                         rules,
                         tables,
                         removal.as_ref(),
@@ -1739,6 +1757,7 @@ mod tests {
                             &dealt,
                             &v5,
                             &v3,
+                            None,
                             rules,
                             tables,
                             removal.as_ref(),

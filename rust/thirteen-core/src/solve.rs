@@ -103,6 +103,7 @@ pub fn ev_candidates_counted(
             splits.cards(),
             splits.five_values(),
             splits.three_values(),
+            Some(splits.three_keys()),
             rules,
             tables,
             removal,
@@ -396,6 +397,7 @@ pub fn complete_keep(
             dealt,
             &v5,
             &v3,
+            None,
             rules,
             tables,
             removal.as_ref(),
@@ -494,7 +496,7 @@ fn best_kept_above(
     let (v5, v3) = crate::search::subset_values(cards, rules.wheel);
     let mut stats = SearchStats::default();
     let c = *crate::search::best_splits_above(
-        cards, &v5, &v3, rules, tables, removal, ctx, 1, false, above, need, &mut stats,
+        cards, &v5, &v3, None, rules, tables, removal, ctx, 1, false, above, need, &mut stats,
     )
     .first()?;
     let arrangement = arrangement_at(cards, &c);

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use crate::arrange::Arrangement;
 use crate::card::Card;
 use crate::eval::{HandValue, Wheel};
-use crate::eval_table::{evaluate_subsets13, FIVES_OF_13, THREES_OF_13};
+use crate::eval_table::{evaluate_subsets13_keyed, FIVES_OF_13, THREES_OF_13};
 
 /// All 13 positions.
 pub const ALL_POSITIONS: u16 = 0x1fff;
@@ -162,6 +162,8 @@ pub struct HandSplits {
     cards: [Card; 13],
     v5: Vec<HandValue>,
     v3: Vec<HandValue>,
+    /// Each three's place among the 3-card values ([`crate::falling::three_key`]).
+    k3: Vec<u16>,
 }
 
 impl HandSplits {
@@ -171,6 +173,7 @@ impl HandSplits {
             cards: *cards,
             v5: vec![HandValue::default(); FIVES_OF_13],
             v3: vec![HandValue::default(); THREES_OF_13],
+            k3: vec![0; THREES_OF_13],
         };
         splits.refill(cards, wheel);
         splits
@@ -179,11 +182,12 @@ impl HandSplits {
     /// Re-evaluates every subset for another hand in these buffers (no allocation), both
     /// in increasing mask order, the order of the subset tables.
     pub fn refill(&mut self, cards: &[Card; 13], wheel: Wheel) {
-        evaluate_subsets13(
+        evaluate_subsets13_keyed(
             cards,
             wheel,
             self.v5.as_mut_slice().try_into().expect("1,287 values"),
             self.v3.as_mut_slice().try_into().expect("286 values"),
+            self.k3.as_mut_slice().try_into().expect("286 keys"),
         );
         self.cards = *cards;
     }
@@ -196,6 +200,12 @@ impl HandSplits {
     /// Values of the 286 three-position subsets.
     pub fn three_values(&self) -> &[HandValue] {
         &self.v3
+    }
+
+    /// The places of the 286 three-position subsets' values among all 3-card values
+    /// ([`crate::falling::three_key`]), as the search's walk of the fronts sorts them.
+    pub fn three_keys(&self) -> &[u16] {
+        &self.k3
     }
 
     /// Calls `f(front, middle, back)` with subset indices (into [`HandSplits::three_values`]

@@ -248,7 +248,7 @@ impl Against {
         }
         let scoops = tables.class_scoops()?;
         let others = ctx.players as i32 - 2;
-        let rate = scoops.map(|s| s.powi(others) as f32);
+        let rate = scoops.map(|s| pow_small(s, others) as f32);
         let mb = rules.majority_bonus as f64;
         // What a scooped seat pays its scooper, by the scoop's kind: the lanes' units
         // (`lost`) and units per scoop; a doubled home run pays it once more.
@@ -412,10 +412,11 @@ impl<'a> Scorer<'a> {
 }
 
 /// `x` to the power `n`, as `powi` computes it (the same products in the same order), without
-/// its call for the table sizes there are (at most three opponents).
+/// its call for the table sizes there are (at most three opponents, at most two others).
 #[inline]
 fn pow_small(x: f64, n: i32) -> f64 {
     match n {
+        0 => 1.0,
         1 => x,
         2 => x * x,
         3 => x * (x * x),

@@ -31,6 +31,7 @@ from thirteen.errors import (
     ThirteenError,
 )
 from thirteen.rules import SPECIAL_KEYS, RuleSet
+from thirteen.solver import label
 
 Key = Tuple[Tuple[int, ...], Tuple[int, ...], Tuple[int, ...]]
 
@@ -434,6 +435,32 @@ def test_hints_fill_the_count_asked_when_plays_of_more_kinds_exist() -> None:
         many = [h.label for h in core.hints(hand, rules, n=12)]
         for n in (3, 5):
             assert [h.label for h in core.hints(hand, rules, n=n)] == many[:n]
+
+
+@pytest.mark.parametrize("preset", ["western-2-4", "shisanzhang"])
+def test_hints_are_the_best_play_of_each_of_the_best_kinds(preset: str) -> None:
+    # Against every legal finish priced by `complete` (the 10,000 best, which hold the best
+    # play of every kind they name): the best play of each label (牌型提示's kinds), best
+    # first; `hints(n)` lists the first `n` of them. Hands with no special, so that only
+    # arrangements compete.
+    rules = RuleSet.preset(preset)
+    for seed in range(6):
+        hand = random_hand(900 + seed, rules)
+        if ref.find_special(hand, rules) is not None:
+            continue
+        finishes = core.complete(hand, rules, players=4, limit=10_000)
+        best: Dict[str, float] = {}
+        for f in finishes:
+            assert f.arrangement is not None
+            best.setdefault(label(f.arrangement, rules), f.expected)
+        kinds = sorted(best.items(), key=lambda kv: -kv[1])
+        for n in (1, 5, 8):
+            hs = core.hints(hand, rules, players=4, n=n)
+            assert len(hs) == min(n, len(kinds))
+            for h, (_, e) in zip(hs, kinds):
+                assert h.label in best and math.isclose(h.expected, best[h.label], abs_tol=1e-9)
+                assert math.isclose(h.expected, e, abs_tol=1e-9)
+            assert len({h.label for h in hs}) == len(hs)
 
 
 def test_hints() -> None:

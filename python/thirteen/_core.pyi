@@ -289,6 +289,7 @@ def _solve(
     seed: int = 0,
     top: int = 1,
     distinct: bool = False,
+    labels: bool = False,
 ) -> Tuple[Tuple[Card, ...], list[_ChoiceTuple]]: ...
 def _complete(
     cards: _CardsLike,

@@ -280,19 +280,14 @@ def hints(
     n = _count("n", n, MAX_TOP)
     if tables is None:
         tables = lane_tables(rules, players)
-    # The best plays that differ in some lane's value, best first, reduced to one per label.
-    # Many plays can share a label (kickers, the same categories in other ranks): while
-    # fewer than `n` labels come out of a full list, a longer one is asked for.
-    top = n * 8
-    while True:
-        _, choices = _core._solve(
-            hand, rules, tables, players=players, banker=as_banker, strategy="ev", top=top,
-            distinct=True,
-        )
-        out = _one_per_label(choices, rules, n)
-        if len(out) == n or len(choices) < top:
-            return out
-        top *= 4
+    # The best play of each label, best first: the core's search keeps one split per label
+    # (its label is the one `label` writes), so `n` of them are asked for; a held special's
+    # declaration is listed among them where it ranks.
+    _, choices = _core._solve(
+        hand, rules, tables, players=players, banker=as_banker, strategy="ev", top=n,
+        distinct=True, labels=True,
+    )
+    return _one_per_label(choices, rules, n)
 
 
 def _one_per_label(choices: Sequence[Any], rules: RuleSet, n: int) -> List[Hint]:

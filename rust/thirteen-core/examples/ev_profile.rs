@@ -7,7 +7,7 @@ use thirteen_core::deal::{rng_for, shuffle};
 use thirteen_core::lanes::{LaneCounts, LaneTables};
 use thirteen_core::model::{Context, Role};
 use thirteen_core::rules::{BonusKind, Rules};
-use thirteen_core::search::{best_splits, SearchStats};
+use thirteen_core::search::{best_splits, Distinct, SearchStats};
 use thirteen_core::solve::solve_mc;
 use thirteen_core::split::HandSplits;
 use thirteen_core::train::build_tables;
@@ -130,7 +130,7 @@ fn main() {
                 tables.removal(s.cards(), &rules).as_ref(),
                 ctx,
                 1,
-                false,
+                Distinct::No,
                 st,
             );
         };
@@ -254,7 +254,7 @@ fn main() {
                     t.removal(s.cards(), &rules).as_ref(),
                     ctx,
                     1,
-                    false,
+                    Distinct::No,
                     &mut SearchStats::default(),
                 );
                 let us = start.elapsed().as_secs_f64() * 1e6;

@@ -325,6 +325,44 @@ impl Failed {
     }
 }
 
+/// Which splits a list of more than one keeps apart: every split, or one per three lane
+/// values (the same play in other cards is left out), or one per label (hints, 牌型提示:
+/// the front's category and highest rank, the middle's and the back's categories).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Distinct {
+    /// Every split.
+    #[default]
+    No,
+    /// One split per three lane values.
+    Values,
+    /// One split per label.
+    Labels,
+}
+
+impl Distinct {
+    /// Whether some splits are kept apart.
+    pub fn any(self) -> bool {
+        self != Distinct::No
+    }
+
+    /// The key that splits kept apart differ in, from their three lane values. A label's
+    /// key is a function of the values, so splits of equal values share it.
+    #[inline]
+    fn key(self, [f, m, b]: [HandValue; 3]) -> (u32, u32, u32) {
+        match self {
+            Distinct::Labels => {
+                let top_rank = 31 - ((f.raw() >> 14) & 0x1fff).max(1).leading_zeros();
+                (
+                    (f.category() as u32) << 4 | top_rank,
+                    m.category() as u32,
+                    b.category() as u32,
+                )
+            }
+            _ => (f.raw(), m.raw(), b.raw()),
+        }
+    }
+}
+
 /// One candidate split with its expected units.
 #[derive(Clone, Copy, Debug)]
 pub struct Candidate {
@@ -448,7 +486,7 @@ pub fn best_splits(
     removal: Option<&Removal>,
     ctx: Context,
     top: usize,
-    distinct: bool,
+    distinct: Distinct,
     stats: &mut SearchStats,
 ) -> Vec<Candidate> {
     best_splits_above(
@@ -507,7 +545,7 @@ pub fn best_splits_above(
     removal: Option<&Removal>,
     ctx: Context,
     top: usize,
-    distinct: bool,
+    distinct: Distinct,
     above: f64,
     need: Need,
     stats: &mut SearchStats,
@@ -521,7 +559,7 @@ pub fn best_splits_above(
     let free = need.is_empty();
     // Splits listed (more than one, equal values allowed): a middle and a back of one value
     // are listed both ways round.
-    let both = top > 1 && !distinct;
+    let both = top > 1 && !distinct.any();
     let [need_front, need_middle, need_back] = need.lanes;
     let s = subsets(n);
     let top = top.max(1);
@@ -558,7 +596,7 @@ pub fn best_splits_above(
     // Fronts in falling value: as backs fall in value, so does the strongest front that can
     // sit below them (a legal front is at most its middle, at most its back).
     let mut cap = 0usize;
-    let mut best = Found::new(top, distinct);
+    let mut best = Found::new(top, distinct.any());
     let mut floor = above;
     let offer =
         |subsets: (usize, usize, usize), expected: f64, found: &mut Found, floor: &mut f64| {
@@ -580,10 +618,12 @@ pub fn best_splits_above(
                 }
                 Found::List(list) => list,
             };
-            if distinct {
-                let triple = |c: &Candidate| (v3[c.subsets.0], v5[c.subsets.1], v5[c.subsets.2]);
-                let t = triple(&c);
-                if let Some(i) = best.iter().position(|x| triple(x) == t) {
+            if distinct.any() {
+                let key = |c: &Candidate| {
+                    distinct.key([v3[c.subsets.0], v5[c.subsets.1], v5[c.subsets.2]])
+                };
+                let t = key(&c);
+                if let Some(i) = best.iter().position(|x| key(x) == t) {
                     if best[i].expected >= c.expected {
                         return;
                     }
@@ -672,7 +712,7 @@ pub fn best_splits_above(
         let mut covered: Option<HandValue> = None;
         // A card held twice, one split (or distinct ones) asked for: the cards of the backs
         // of this value searched so far.
-        let twins = Twins::new(cards).filter(|_| (top == 1 || distinct) && free);
+        let twins = Twins::new(cards).filter(|_| (top == 1 || distinct.any()) && free);
         let mut held: Vec<u64> = Vec::new();
         for at in 0..order.len() {
             let key = order.at(at);
@@ -773,7 +813,7 @@ pub fn best_splits_above(
             // later back holds no split that the earlier one's twin (the same three values)
             // did not already place or bound. A split must beat the best strictly to replace
             // it, and a distinct one also its twin; so the later back is skipped.
-            if pairs.is_some() && (top == 1 || distinct) {
+            if pairs.is_some() && (top == 1 || distinct.any()) {
                 // Only a back that shares its value with a neighbour in the walk can cover
                 // or be covered.
                 let in_run = at > run_start
@@ -825,7 +865,7 @@ pub fn best_splits_above(
                         continue;
                     }
                     let vm = v5[mi];
-                    if (top == 1 || distinct) && free {
+                    if (top == 1 || distinct.any()) && free {
                         if last_middle == Some(vm) {
                             continue;
                         }
@@ -1321,9 +1361,36 @@ mod tests {
                         }
                         let mut all_distinct: Vec<f64> = by_values.into_values().collect();
                         all_distinct.sort_by(|a, b| b.partial_cmp(a).unwrap());
-                        // One best split (the per-back frontier), the six best, and the six
-                        // best with distinct lane values.
-                        for (want, distinct) in [(1, false), (6, false), (6, true)] {
+                        // The best of each label (the hints' kinds): the front's category
+                        // and the rank it holds most often (the highest of those), the
+                        // middle's and the back's categories, told from the cards.
+                        let label = |c: &Candidate| {
+                            let (f, m, b) = s.masks(c.subsets.0, c.subsets.1, c.subsets.2);
+                            let mut count = [0u8; 13];
+                            for p in (0..13).filter(|p| f >> p & 1 == 1) {
+                                count[h[p].rank_index() as usize] += 1;
+                            }
+                            let most = *count.iter().max().unwrap();
+                            let rank = (0..13).rev().find(|&r| count[r] == most).unwrap();
+                            let category = |m: u16| s.value(m).category();
+                            (category(f), rank, category(m), category(b))
+                        };
+                        let mut by_label = std::collections::BTreeMap::new();
+                        for c in &scan {
+                            let e = by_label.entry(label(c)).or_insert(f64::MIN);
+                            *e = c.expected.max(*e);
+                        }
+                        let mut all_labels: Vec<f64> = by_label.into_values().collect();
+                        all_labels.sort_by(|a, b| b.partial_cmp(a).unwrap());
+                        // One best split (the per-back frontier), the six best, the six
+                        // best with distinct lane values, and the best of the five best labels.
+                        let modes = [
+                            (1, Distinct::No),
+                            (6, Distinct::No),
+                            (6, Distinct::Values),
+                            (5, Distinct::Labels),
+                        ];
+                        for (want, mode) in modes {
                             let mut stats = SearchStats::default();
                             let top = best_splits(
                                 s.cards(),
@@ -1335,30 +1402,36 @@ mod tests {
                                 tables.removal(&h, &rules).as_ref(),
                                 ctx,
                                 want,
-                                distinct,
+                                mode,
                                 &mut stats,
                             );
-                            let want = if distinct {
-                                want.min(all_distinct.len())
-                            } else {
-                                want
+                            let expect = match mode {
+                                Distinct::No => &all,
+                                Distinct::Values => &all_distinct,
+                                Distinct::Labels => &all_labels,
                             };
+                            let want = want.min(expect.len());
                             assert_eq!(top.len(), want);
                             if pruned {
                                 scored += stats.scored;
                                 legal += all.len();
                             }
-                            let expect = if distinct { &all_distinct } else { &all };
                             for (c, e) in top.iter().zip(expect) {
                                 assert!((c.expected - e).abs() < 1e-9, "{} vs {e}", c.expected);
                                 let v = triple(c);
                                 assert!(v.0 <= v.1 && v.1 <= v.2, "legal");
                             }
-                            if distinct {
+                            if mode == Distinct::Values {
                                 let mut seen: Vec<_> = top.iter().map(triple).collect();
                                 seen.sort();
                                 seen.dedup();
                                 assert_eq!(seen.len(), top.len(), "distinct values");
+                            }
+                            if mode == Distinct::Labels {
+                                let mut seen: Vec<_> = top.iter().map(label).collect();
+                                seen.sort();
+                                seen.dedup();
+                                assert_eq!(seen.len(), top.len(), "distinct labels");
                             }
                             // Pruned against a floor from the start: the splits above it,
                             // none when it is the best. Floors halfway between two scores
@@ -1382,7 +1455,7 @@ mod tests {
                                         tables.removal(&h, &rules).as_ref(),
                                         ctx,
                                         want,
-                                        distinct,
+                                        mode,
                                         above,
                                         Need::default(),
                                         &mut stats,
@@ -1439,7 +1512,7 @@ mod tests {
                         removal.as_ref(),
                         ctx,
                         1,
-                        false,
+                        Distinct::No,
                         &mut SearchStats::default(),
                     )[0];
                     let (f, m, b) = best.subsets;
@@ -1605,7 +1678,7 @@ mod tests {
                         removal.as_ref(),
                         ctx,
                         K,
-                        false,
+                        Distinct::No,
                         &mut SearchStats::default(),
                     )
                 };
@@ -1639,7 +1712,7 @@ mod tests {
                     removal.as_ref(),
                     ctx,
                     top,
-                    dist,
+                    if dist { Distinct::Values } else { Distinct::No },
                     &mut SearchStats::default(),
                 );
                 assert_eq!(got.len(), top);
@@ -1730,7 +1803,7 @@ mod tests {
                         removal.as_ref(),
                         ctx,
                         3,
-                        false,
+                        Distinct::No,
                         &mut st,
                     );
                     kept.push((keep, c.iter().map(|c| c.expected).collect()));
@@ -1763,7 +1836,7 @@ mod tests {
                             removal.as_ref(),
                             ctx,
                             top,
-                            false,
+                            Distinct::No,
                             above,
                             Need {
                                 held: need,

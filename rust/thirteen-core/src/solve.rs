@@ -28,7 +28,7 @@ use crate::model::{features, Scorer};
 use crate::removal::Removal;
 use crate::rules::{Mode, Rules};
 use crate::score::{settle_known_totals, Scratch, Submission};
-use crate::search::{best_splits, Need, SearchStats};
+use crate::search::{best_splits, Distinct, Need, SearchStats};
 use crate::special::{find_special, SpecialHand};
 use crate::split::HandSplits;
 
@@ -58,11 +58,19 @@ pub fn ev_candidates(
     ctx: Context,
     top: usize,
 ) -> Vec<Candidate> {
-    ev_candidates_with(splits, splits.cards(), rules, tables, ctx, top, false)
+    ev_candidates_with(
+        splits,
+        splits.cards(),
+        rules,
+        tables,
+        ctx,
+        top,
+        Distinct::No,
+    )
 }
 
-/// As [`ev_candidates`]; with `distinct`, splits whose three lane values equal a better
-/// candidate's are left out (the same play with other cards). Card removal is that of
+/// As [`ev_candidates`]; with `distinct`, splits whose three lane values (or labels) equal a
+/// better candidate's are left out (the same play with other cards). Card removal is that of
 /// `held`: the hand's cards, or every card dealt when 13 were kept of more. Exact: the
 /// pruned search of [`crate::search`] finds what a full scan finds.
 pub fn ev_candidates_with(
@@ -72,7 +80,7 @@ pub fn ev_candidates_with(
     tables: &LaneTables,
     ctx: Context,
     top: usize,
-    distinct: bool,
+    distinct: Distinct,
 ) -> Vec<Candidate> {
     ev_candidates_counted(
         splits,
@@ -95,7 +103,7 @@ pub fn ev_candidates_counted(
     tables: &LaneTables,
     ctx: Context,
     top: usize,
-    distinct: bool,
+    distinct: Distinct,
     stats: &mut SearchStats,
 ) -> Vec<Candidate> {
     let search = |removal: Option<&Removal>, stats: &mut SearchStats| {
@@ -160,8 +168,17 @@ pub fn ev_check(
 ) -> (f64, f64, usize, usize) {
     let splits = HandSplits::new(cards, rules.wheel);
     let mut stats = SearchStats::default();
-    let pruned =
-        ev_candidates_counted(&splits, cards, rules, tables, ctx, 1, false, &mut stats)[0].expected;
+    let pruned = ev_candidates_counted(
+        &splits,
+        cards,
+        rules,
+        tables,
+        ctx,
+        1,
+        Distinct::No,
+        &mut stats,
+    )[0]
+    .expected;
     let full = ev_all(&splits, rules, tables, ctx)
         .iter()
         .map(|c| c.expected)
@@ -249,10 +266,11 @@ pub fn solve_ev(
     ctx: Context,
     top: usize,
 ) -> Vec<Choice> {
-    solve_ev_with(cards, cards, rules, tables, ctx, top, false)
+    solve_ev_with(cards, cards, rules, tables, ctx, top, Distinct::No)
 }
 
-/// As [`solve_ev`]; with `distinct`, runners-up differ in some lane's value (hints).
+/// As [`solve_ev`]; with `distinct`, runners-up differ in some lane's value, or in their
+/// label (hints, 牌型提示).
 pub fn solve_ev_with(
     cards: &[Card; 13],
     held: &[Card],
@@ -260,7 +278,7 @@ pub fn solve_ev_with(
     tables: &LaneTables,
     ctx: Context,
     top: usize,
-    distinct: bool,
+    distinct: Distinct,
 ) -> Vec<Choice> {
     let mut out: Vec<Choice> = with_splits(cards, rules, |splits| {
         ev_candidates_with(splits, held, rules, tables, ctx, top, distinct)
@@ -403,7 +421,7 @@ pub fn complete_keep(
             removal.as_ref(),
             ctx,
             top,
-            false,
+            Distinct::No,
             f64::NEG_INFINITY,
             need,
             &mut SearchStats::default(),
@@ -496,7 +514,19 @@ fn best_kept_above(
     let (v5, v3) = crate::search::subset_values(cards, rules.wheel);
     let mut stats = SearchStats::default();
     let c = *crate::search::best_splits_above(
-        cards, &v5, &v3, None, rules, tables, removal, ctx, 1, false, above, need, &mut stats,
+        cards,
+        &v5,
+        &v3,
+        None,
+        rules,
+        tables,
+        removal,
+        ctx,
+        1,
+        Distinct::No,
+        above,
+        need,
+        &mut stats,
     )
     .first()?;
     let arrangement = arrangement_at(cards, &c);
@@ -667,7 +697,7 @@ pub fn solve_mc(
     seed: u64,
     top: usize,
 ) -> Vec<Choice> {
-    let mut cands = solve_ev_with(cards, held, rules, tables, ctx, top.max(1), false);
+    let mut cands = solve_ev_with(cards, held, rules, tables, ctx, top.max(1), Distinct::No);
     let opponents = ctx.players.saturating_sub(1).max(1);
     let pool = unseen(held, rules.deck);
     // What each opponent is dealt: the rules' count, where the cards left allow it.

@@ -716,12 +716,15 @@ fn check_dealt(py: Python<'_>, dealt: &[core::Card], r: &core::rules::Rules) -> 
 
 /// Solves one hand (the engine behind ``thirteen.solve``): ``cards`` 13 (or ``rules.dealt``)
 /// cards; ``strategy`` ``"ev"``, ``"mc"`` or ``"greedy"``. Returns ``(kept cards (a tuple),
-/// [(arrangement or None, special or None, expected units), ...])`` best first. The arguments
-/// may be passed in order (``solve`` does: keywords cost a lookup each).
+/// [(arrangement or None, special or None, expected units), ...])`` best first; with
+/// ``distinct``, each differs from the better ones in some lane's value, and with ``labels``
+/// as well, in its label (``hints``: the front's category and highest rank, the middle's and
+/// the back's categories). The arguments may be passed in order (``solve`` does: keywords
+/// cost a lookup each).
 #[pyfunction]
 #[pyo3(
-    signature = (cards, rules, tables, players = 4, banker = false, strategy = Text::of("ev"), samples = 1000, seed = 0, top = 1, distinct = false),
-    text_signature = "(cards, rules, tables, players=4, banker=False, strategy='ev', samples=1000, seed=0, top=1, distinct=False)"
+    signature = (cards, rules, tables, players = 4, banker = false, strategy = Text::of("ev"), samples = 1000, seed = 0, top = 1, distinct = false, labels = false),
+    text_signature = "(cards, rules, tables, players=4, banker=False, strategy='ev', samples=1000, seed=0, top=1, distinct=False, labels=False)"
 )]
 #[allow(clippy::too_many_arguments)]
 fn _solve<'py>(
@@ -735,8 +738,14 @@ fn _solve<'py>(
     seed: u64,
     top: usize,
     distinct: bool,
+    labels: bool,
 ) -> PyResult<(Bound<'py, PyTuple>, Vec<ChoiceTuple>)> {
     let py = cards.py();
+    let distinct = match (distinct, labels) {
+        (true, true) => core::search::Distinct::Labels,
+        (true, false) => core::search::Distinct::Values,
+        (false, _) => core::search::Distinct::No,
+    };
     let ctx = context(py, players, banker)?;
     let strategy = strategy.get(py, "strategy")?;
     let dealt = extract_cards(cards)?;

@@ -118,7 +118,7 @@ pub(crate) fn three_key(v: HandValue) -> usize {
 
 /// How many entries of a large bucket (more than twice this) [`Falling::sort_to`] picks
 /// and sorts at once.
-const SORT_PART: usize = 128;
+const SORT_PART: usize = 64;
 
 /// Positions a subset's mask can hold.
 const POSITIONS: usize = 16;

@@ -299,6 +299,7 @@ fn rest_is_plain(pairs: &[(u16, u16); 56], v5: &[HandValue], back: HandValue) ->
 /// Ways to split a front's ten other positions into two fives read at once by the search's
 /// `reach` (126 in all: 9 steps).
 const REACH_WAYS: usize = 14;
+const _: () = assert!(126 % REACH_WAYS == 0, "every way read");
 
 /// With 13 cards, `ub1` is checked at every this many places of the walk (module docs).
 const UB1_EVERY: usize = 8;

@@ -718,8 +718,8 @@ fn check_dealt(py: Python<'_>, dealt: &[core::Card], r: &core::rules::Rules) -> 
 /// cards; ``strategy`` ``"ev"``, ``"mc"`` or ``"greedy"``. Returns ``(kept cards (a tuple),
 /// [(arrangement or None, special or None, expected units), ...])`` best first; with
 /// ``distinct``, each differs from the better ones in some lane's value, and with ``labels``
-/// as well, in its label (``hints``: the front's category and highest rank, the middle's and
-/// the back's categories). The arguments may be passed in order (``solve`` does: keywords
+/// (which implies ``distinct``), in its label (``hints``: the front's category and highest
+/// rank, the middle's and the back's categories). The arguments may be passed in order (``solve`` does: keywords
 /// cost a lookup each).
 #[pyfunction]
 #[pyo3(
@@ -742,9 +742,9 @@ fn _solve<'py>(
 ) -> PyResult<(Bound<'py, PyTuple>, Vec<ChoiceTuple>)> {
     let py = cards.py();
     let distinct = match (distinct, labels) {
-        (true, true) => core::search::Distinct::Labels,
+        (_, true) => core::search::Distinct::Labels,
         (true, false) => core::search::Distinct::Values,
-        (false, _) => core::search::Distinct::No,
+        (false, false) => core::search::Distinct::No,
     };
     let ctx = context(py, players, banker)?;
     let strategy = strategy.get(py, "strategy")?;

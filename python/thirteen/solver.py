@@ -272,9 +272,12 @@ def hints(
     tables: Optional[LaneTables] = None,
 ) -> List[Hint]:
     """A short ranked list of good, distinct plays for a hand (牌型提示): the best play of
-    each kind (its label: the lanes' categories, the front's rank), up to ``n``, by expected
-    units; a held special's declaration among them where it ranks. Each is labelled by what it plays. ``tables`` as in :func:`solve`. Raises as
-    :func:`solve`."""
+    each kind, for the ``n`` kinds whose best plays are worth most, by expected units (each
+    kind is a :func:`label`: the front's category and rank, the middle's and the back's
+    categories); a held special's declaration among them where it ranks. Exact, as
+    :func:`solve`: one pruned search that keeps one play per kind (about 0.05–0.07 ms at
+    the median and at most about 0.4 ms on a 13-card hand, README). ``tables`` as in
+    :func:`solve`. Raises as :func:`solve`."""
     rules = _rules(rules)
     players, as_banker = _context(rules, players, banker)
     n = _count("n", n, MAX_TOP)

@@ -113,8 +113,13 @@ impl Tables {
     /// The value of three cards whose keys sum to `key`.
     #[inline(always)]
     pub fn value3(&self, key: u32) -> HandValue {
-        let s = slot(&self.offsets3, SHIFT3, key) & (SLOTS3 - 1);
-        HandValue(self.values3[s])
+        HandValue(self.values3[self.slot3(key)])
+    }
+
+    /// The slot of three cards whose keys sum to `key`, in `values3` and `keys3`.
+    #[inline(always)]
+    fn slot3(&self, key: u32) -> usize {
+        slot(&self.offsets3, SHIFT3, key) & (SLOTS3 - 1)
     }
 }
 
@@ -323,7 +328,7 @@ fn subsets13(
             None => run.for_each(|(v, &kp)| *v = t.value3(k[c] + kp)),
             Some(keys) => {
                 for ((v, &kp), key) in run.zip(&mut keys[at..at + n]) {
-                    let s = slot(&t.offsets3, SHIFT3, k[c] + kp) & (SLOTS3 - 1);
+                    let s = t.slot3(k[c] + kp);
                     *v = HandValue(t.values3[s]);
                     *key = t.keys3[s];
                 }

@@ -491,6 +491,9 @@ pub(crate) fn lane_value_rises(rules: &Rules, lane: Lane) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::card::parse_cards;
+    use crate::eval::{evaluate3, evaluate5};
+    use crate::lanes::{class_of, LaneCounts};
 
     #[test]
     fn pow_small_is_powi() {
@@ -501,9 +504,6 @@ mod tests {
             }
         }
     }
-    use crate::card::parse_cards;
-    use crate::eval::{evaluate3, evaluate5};
-    use crate::lanes::{class_of, LaneCounts};
 
     fn v3(text: &str) -> HandValue {
         evaluate3(&parse_cards(text).unwrap().try_into().unwrap())

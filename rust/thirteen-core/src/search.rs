@@ -1178,6 +1178,26 @@ mod tests {
         values
     }
 
+    /// The best expected units of each key's splits, best first.
+    fn best_of_each<K: Ord>(scan: &[Candidate], key: impl Fn(&Candidate) -> K) -> Vec<f64> {
+        let mut by_key = std::collections::BTreeMap::new();
+        for c in scan {
+            let e = by_key.entry(key(c)).or_insert(f64::MIN);
+            *e = c.expected.max(*e);
+        }
+        let mut best: Vec<f64> = by_key.into_values().collect();
+        best.sort_by(|a, b| b.partial_cmp(a).unwrap());
+        best
+    }
+
+    /// Whether no two of `found` share a key.
+    fn all_differ<K: Ord>(found: &[Candidate], key: impl Fn(&Candidate) -> K) -> bool {
+        let mut seen: Vec<K> = found.iter().map(key).collect();
+        seen.sort();
+        seen.dedup();
+        seen.len() == found.len()
+    }
+
     fn random_hand(rng: &mut rand_chacha::ChaCha20Rng, deck: DeckKind, n: usize) -> Vec<Card> {
         let mut cards = deck.cards();
         shuffle(&mut cards, rng);
@@ -1355,13 +1375,7 @@ mod tests {
                             let (f, m, b) = c.subsets;
                             (s.three_values()[f], s.five_values()[m], s.five_values()[b])
                         };
-                        let mut by_values = std::collections::BTreeMap::new();
-                        for c in &scan {
-                            let e = by_values.entry(triple(c)).or_insert(f64::MIN);
-                            *e = c.expected.max(*e);
-                        }
-                        let mut all_distinct: Vec<f64> = by_values.into_values().collect();
-                        all_distinct.sort_by(|a, b| b.partial_cmp(a).unwrap());
+                        let all_distinct = best_of_each(&scan, triple);
                         // The best of each label (the hints' kinds): the front's category
                         // and the rank it holds most often (the highest of those), the
                         // middle's and the back's categories, told from the cards.
@@ -1376,13 +1390,7 @@ mod tests {
                             let category = |m: u16| s.value(m).category();
                             (category(f), rank, category(m), category(b))
                         };
-                        let mut by_label = std::collections::BTreeMap::new();
-                        for c in &scan {
-                            let e = by_label.entry(label(c)).or_insert(f64::MIN);
-                            *e = c.expected.max(*e);
-                        }
-                        let mut all_labels: Vec<f64> = by_label.into_values().collect();
-                        all_labels.sort_by(|a, b| b.partial_cmp(a).unwrap());
+                        let all_labels = best_of_each(&scan, label);
                         // One best split (the per-back frontier), the six best, the six
                         // best with distinct lane values, and the best of the five best labels.
                         let modes = [
@@ -1423,16 +1431,10 @@ mod tests {
                                 assert!(v.0 <= v.1 && v.1 <= v.2, "legal");
                             }
                             if mode == Distinct::Values {
-                                let mut seen: Vec<_> = top.iter().map(triple).collect();
-                                seen.sort();
-                                seen.dedup();
-                                assert_eq!(seen.len(), top.len(), "distinct values");
+                                assert!(all_differ(&top, triple), "distinct values");
                             }
                             if mode == Distinct::Labels {
-                                let mut seen: Vec<_> = top.iter().map(label).collect();
-                                seen.sort();
-                                seen.dedup();
-                                assert_eq!(seen.len(), top.len(), "distinct labels");
+                                assert!(all_differ(&top, label), "distinct labels");
                             }
                             // Pruned against a floor from the start: the splits above it,
                             // none when it is the best. Floors halfway between two scores

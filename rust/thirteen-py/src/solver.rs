@@ -719,8 +719,8 @@ fn check_dealt(py: Python<'_>, dealt: &[core::Card], r: &core::rules::Rules) -> 
 /// [(arrangement or None, special or None, expected units), ...])`` best first; with
 /// ``distinct``, each differs from the better ones in some lane's value, and with ``labels``
 /// (which implies ``distinct``), in its label (``hints``: the front's category and highest
-/// rank, the middle's and the back's categories). The arguments may be passed in order (``solve`` does: keywords
-/// cost a lookup each).
+/// rank, the middle's and the back's categories). The arguments may be passed in order
+/// (``solve`` does: keywords cost a lookup each).
 #[pyfunction]
 #[pyo3(
     signature = (cards, rules, tables, players = 4, banker = false, strategy = Text::of("ev"), samples = 1000, seed = 0, top = 1, distinct = false, labels = false),

@@ -136,6 +136,14 @@ fn main() {
         };
         // SLOW=k: only the hands whose search visits at least k backs (the slow tail); FAST=k:
         // only those that visit at most k (the typical hand, where fixed costs weigh most).
+        // HAND="9s Kh ...": that hand alone.
+        let hands: Vec<[Card; 13]> = match std::env::var("HAND") {
+            Ok(h) => vec![thirteen_core::card::parse_cards(&h)
+                .expect("HAND: 13 cards")
+                .try_into()
+                .expect("HAND: 13 cards")],
+            Err(_) => hands,
+        };
         let hands: Vec<[Card; 13]> = match env("SLOW", 0) {
             0 if env("FAST", 0) > 0 => hands
                 .into_iter()

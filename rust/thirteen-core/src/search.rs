@@ -55,10 +55,10 @@
 //! * with 13 cards and more splits asked for, the exact `ub2` and the legal pairs come
 //!   from the back's 56 pairs ([`crate::split::rest_pairs`]) in one branch-free pass, and
 //!   every legal pair is scored;
-//! * with more than 13 cards, the middles come from the walk's order too, strongest first,
-//!   each with the strongest legal front of the cards left (with every legal front when the
-//!   front's lane values fall, and down to the first that cannot beat the best found when
-//!   more splits are asked for), until
+//! * with more than 13 cards (or with 13 and cards placed, [`Need`]), the middles come
+//!   from the walk's order too, strongest first, each with the strongest legal front of
+//!   the cards left (with every legal front when the front's lane values fall, and down to
+//!   the first that cannot beat the best found when more splits are asked for), until
 //!   `ub3(b, m) = score(strongest front left by b, m, b)` cannot beat the best found; with
 //!   one split asked for, a middle whose front is no stronger than a stronger middle's is
 //!   skipped. The middles that miss the back, and each middle's front (the first front no
@@ -416,7 +416,8 @@ impl Found {
 
     fn new(top: usize, distinct: bool) -> Found {
         if top > Found::LIST_MOST && !distinct {
-            Found::Heap(BinaryHeap::with_capacity(top + 1), 0)
+            // Grown as splits are found: a long list asked for may find far fewer.
+            Found::Heap(BinaryHeap::with_capacity(top.min(4096) + 1), 0)
         } else {
             Found::List(Vec::with_capacity(top + 1))
         }
@@ -507,7 +508,7 @@ pub fn best_splits(
     )
 }
 
-/// Positions (bits of the dealt cards) that the splits of more than 13 cards must hold:
+/// Positions (bits of the dealt cards) that the splits must hold:
 /// `lanes` in the front, middle and back (cards already placed, 牌型提示 while arranging),
 /// `held` in any lane (the horse card, when kept). Empty: every split.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -526,7 +527,8 @@ impl Need {
 }
 
 /// As [`best_splits`], keeping only splits worth more than `above` that hold what `need`
-/// asks for (more than 13 cards only: with 13, `need` must be empty): the search prunes
+/// asks for (with 13 cards and a need, a back's middles come from the walk, as with more
+/// cards, instead of its 56 pairs): the search prunes
 /// against `above` from the start, as if `top` splits that good were already found. Empty
 /// when no such split is worth more (with `above` at minus infinity and `need` empty, as
 /// [`best_splits`]).
@@ -553,10 +555,6 @@ pub fn best_splits_above(
 ) -> Vec<Candidate> {
     let seeded = above > f64::NEG_INFINITY;
     let n = cards.len();
-    assert!(
-        n > 13 || need.is_empty(),
-        "a need with more than 13 cards only"
-    );
     let free = need.is_empty();
     // Splits listed (more than one, equal values allowed): a middle and a back of one value
     // are listed both ways round.
@@ -804,9 +802,9 @@ pub fn best_splits_above(
                     }
                 }
             }
-            // With 13 cards the back's 56 splits come from a table; with more, its middles
-            // come from the walk.
-            let pairs = (n == 13).then(|| crate::split::rest_pairs(bi));
+            // With 13 cards (and nothing placed) the back's 56 splits come from a table; with
+            // more, or cards placed, its middles come from the walk.
+            let pairs = (n == 13 && free).then(|| crate::split::rest_pairs(bi));
             // 13 cards, one split asked for or distinct ones: a value fixes its ranks, so
             // every back of one value leaves the same ranks. When neither of two such backs
             // leaves a flush (five of one suit) or a five of the back's own value, their

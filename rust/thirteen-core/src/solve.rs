@@ -331,30 +331,6 @@ fn placed_positions(cards: &[Card], placed: &[Vec<Card>; 3]) -> Option<(u32, [u3
     Some((used, need))
 }
 
-/// The legal ways to finish a hand when some cards are already placed (牌型提示 while
-/// arranging): `placed[lane]` lists cards already in front, middle and back. Every legal
-/// split that keeps them there, with its expected units, best first (at most `limit`).
-/// `None` when a placed card is not in the hand (or placed more often than held) or a lane
-/// holds too many.
-pub fn complete(
-    cards: &[Card; 13],
-    rules: &Rules,
-    tables: &LaneTables,
-    ctx: Context,
-    placed: &[Vec<Card>; 3],
-    limit: usize,
-) -> Option<Vec<Choice>> {
-    let (_, need) = placed_positions(cards, placed)?;
-    let need = need.map(|m| m as u16);
-    let splits = HandSplits::new(cards, rules.wheel);
-    let removal = tables.removal(splits.cards(), rules);
-    let mut all = ev_all_with(&splits, rules, tables, ctx, removal.as_ref(), need);
-    all.sort_by(|a, b| best_first(a.expected, b.expected));
-    Some(distinct_choices(&all, limit, |c| {
-        arrangement_of(&splits, c)
-    }))
-}
-
 /// The arrangements of `found` (best first), each once, at most `limit`: a card held twice
 /// (the 65-card deck's diamonds) makes the same arrangement from two splits of positions.
 fn distinct_choices(
@@ -380,14 +356,17 @@ fn distinct_choices(
     out
 }
 
-/// As [`complete`] for 13 to 16 dealt cards (kaixin 多三张, 16 dealt and 13 kept): every
-/// legal split of 13 of `dealt` that keeps the placed cards in their lanes, each distinct
-/// arrangement once, best first (at most `limit`). Priced as [`solve_ev_keep`] chooses the
+/// The legal ways to finish a hand when some cards are already placed (牌型提示 while
+/// arranging): `placed[lane]` lists cards already in front, middle and back. Every legal
+/// split of 13 of `dealt` (13 to 16 cards; with more than 13, kaixin 多三张, 13 are kept)
+/// that keeps the placed cards in their lanes, each distinct arrangement once, with its
+/// expected units, best first (at most `limit`). Priced as [`solve_ev_keep`] chooses the
 /// cards to keep: card removal from every dealt card. Exact: one pruned search of the
 /// dealt cards over the splits that hold the placed cards in their lanes
 /// ([`crate::search::best_splits_above`] with a [`Need`]); a card held twice makes one
 /// arrangement of several splits of positions, and more splits are asked for until
-/// `limit` arrangements are found or none is left. `None` as [`complete`].
+/// `limit` arrangements are found or none is left. `None` when a placed card is not dealt
+/// (or placed more often than dealt) or a lane holds too many.
 pub fn complete_keep(
     dealt: &[Card],
     rules: &Rules,
@@ -397,25 +376,33 @@ pub fn complete_keep(
     limit: usize,
 ) -> Option<Vec<Choice>> {
     let n = dealt.len();
-    if n == 13 {
-        let hand: &[Card; 13] = dealt.try_into().expect("13");
-        return complete(hand, rules, tables, ctx, placed, limit);
-    }
-    assert!((14..=16).contains(&n), "13 to 16 cards");
+    assert!((13..=16).contains(&n), "13 to 16 cards");
     let (_, lanes) = placed_positions(dealt, placed)?;
     if limit == 0 {
         return Some(Vec::new());
     }
     let removal = tables.removal(dealt, rules);
-    let (v5, v3) = crate::search::subset_values(dealt, rules.wheel);
+    // 13 cards: the evaluator's values (and its threes' keys) at once.
+    let thirteen = <&[Card; 13]>::try_from(dealt)
+        .ok()
+        .map(|h| HandSplits::new(h, rules.wheel));
+    let more;
+    let (v5, v3): (&[HandValue], &[HandValue]) = match &thirteen {
+        Some(s) => (s.five_values(), s.three_values()),
+        None => {
+            more = crate::search::subset_values(dealt, rules.wheel);
+            (&more.0, &more.1)
+        }
+    };
     let need = Need { lanes, held: 0 };
-    let mut top = limit;
+    // 13 cards make at most 1,287 × 56 splits: asking for more finds no more.
+    let mut top = if n == 13 { limit.min(1287 * 56) } else { limit };
     loop {
         let found = crate::search::best_splits_above(
             dealt,
-            &v5,
-            &v3,
-            None,
+            v5,
+            v3,
+            thirteen.as_ref().map(|s| s.three_keys()),
             rules,
             tables,
             removal.as_ref(),
@@ -928,6 +915,93 @@ mod tests {
         );
     }
 
+    /// Every legal finish of a 13-card hand with the placed cards in their lanes, priced
+    /// one by one (no pruning), best first, at most `limit`: the oracle of the search.
+    fn complete_scan(
+        cards: &[Card; 13],
+        rules: &Rules,
+        tables: &LaneTables,
+        ctx: Context,
+        placed: &[Vec<Card>; 3],
+        limit: usize,
+    ) -> Option<Vec<Choice>> {
+        let (_, need) = placed_positions(cards, placed)?;
+        let splits = HandSplits::new(cards, rules.wheel);
+        let removal = tables.removal(splits.cards(), rules);
+        let need = need.map(|m| m as u16);
+        let mut all = ev_all_with(&splits, rules, tables, ctx, removal.as_ref(), need);
+        all.sort_by(|a, b| best_first(a.expected, b.expected));
+        Some(distinct_choices(&all, limit, |c| {
+            arrangement_of(&splits, c)
+        }))
+    }
+
+    #[test]
+    fn complete_of_13_cards_lists_the_best_finishes_as_a_scan_does() {
+        // Rising lane values with and without the royal bonuses, lane values that fall (a
+        // front pair worth more than front trips), a banker's seat; 0 to 6 cards placed.
+        let mut royal = Rules::default();
+        royal.lane_values[0][3] = 3;
+        royal.lane_values[1][6] = 2;
+        royal.lane_values[2][7] = 4;
+        let mut falling = Rules::default();
+        falling.lane_values[0][1] = 9;
+        let banker = Rules {
+            mode: crate::rules::Mode::Banker,
+            ..Rules::default()
+        };
+        let mut rng = rng_for(41);
+        for (r, rules) in [Rules::default(), royal, falling, banker]
+            .iter()
+            .enumerate()
+        {
+            let counts = build_tables(rules, 4, 300, 2, 3);
+            let tables = LaneTables::from_counts(&counts, rules);
+            for case in 0..14 {
+                let ctx = Context {
+                    players: 2 + case % 3,
+                    role: if r == 3 && case % 2 == 0 {
+                        Role::Banker
+                    } else {
+                        Role::Player
+                    },
+                };
+                let mut deck = DeckKind::Standard.cards();
+                shuffle(&mut deck, &mut rng);
+                let cards: [Card; 13] = deck[..13].try_into().unwrap();
+                // `case / 2` cards placed: back, front, middle in turn.
+                let mut placed: [Vec<Card>; 3] = Default::default();
+                for (k, &c) in cards[..case / 2].iter().enumerate() {
+                    placed[(k + 2) % 3].push(c);
+                }
+                let all = complete_scan(&cards, rules, &tables, ctx, &placed, usize::MAX).unwrap();
+                let price: std::collections::HashMap<Arrangement, f64> = all
+                    .iter()
+                    .map(|c| (c.arrangement.unwrap(), c.expected))
+                    .collect();
+                for limit in [1, 5, 20, 300, 1_000_000] {
+                    let got = complete_keep(&cards, rules, &tables, ctx, &placed, limit).unwrap();
+                    assert_eq!(got.len(), limit.min(all.len()), "rules {r} case {case}");
+                    let mut seen = HashSet::new();
+                    for (c, want) in got.iter().zip(&all) {
+                        assert!(
+                            (c.expected - want.expected).abs() < 1e-9,
+                            "rules {r} case {case} limit {limit}: {} vs {}",
+                            c.expected,
+                            want.expected
+                        );
+                        let a = c.arrangement.unwrap();
+                        assert!(
+                            (price[&a] - c.expected).abs() < 1e-9,
+                            "priced as a scan does"
+                        );
+                        assert!(seen.insert(a), "listed once");
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn complete_keep_lists_the_best_finishes_of_every_13_kept() {
         // 16 dealt from the extra diamonds (no card removal there, so a 13 kept is priced
@@ -965,7 +1039,7 @@ mod tests {
                 (0u32..1 << 16).filter(|m| m.count_ones() == 3 && m & ((1 << case) - 1) == 0)
             {
                 let kept: [Card; 13] = pick(dealt, !drop).try_into().unwrap();
-                for c in complete(&kept, rules, &tables, ctx, &placed, 300).unwrap() {
+                for c in complete_scan(&kept, rules, &tables, ctx, &placed, 300).unwrap() {
                     merged.insert(c.arrangement.unwrap(), c.expected);
                 }
             }

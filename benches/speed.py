@@ -174,12 +174,33 @@ def sixteen(n: int) -> List[str]:
     return out
 
 
+def complete_thirteen(n: int) -> str:
+    """``complete`` on 13 kaixin cards, 4 players, default ``limit`` (20), with 0 to 6 cards
+    placed (back, front, middle in turn), CPU ms per call."""
+    import random
+
+    rules = RuleSet.preset("kaixin")
+    deck = list(thirteen.deck(rules))
+    rng = random.Random(13)
+    thirteen.complete(rng.sample(deck, 13), rules)  # tables loaded
+    times: List[float] = []
+    for i in range(n):
+        hand = rng.sample(deck, 13)
+        cards = rng.sample(hand, i % 7)
+        times.append(cpu(lambda: thirteen.complete(hand, rules, back=cards[:2], front=cards[2:4],
+                                                   middle=cards[4:]), 1))
+    q = quantiles(times)
+    return (f"13 cards, complete, 0-6 placed: p50 {q['p50'] / 1000:.2f} ms, p99 {q['p99'] / 1000:.2f} ms, "
+            f"max {q['max'] / 1000:.2f} ms ({n} hands)")
+
+
 def main(argv: Sequence[str] = ()) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2000)
     parser.add_argument("--mc-hands", type=int, default=10)
     parser.add_argument("--batch", type=int, default=20000)
     parser.add_argument("--sixteen", type=int, default=200)
+    parser.add_argument("--complete", type=int, default=300)
     parser.add_argument("--presets", nargs="*", default=PRESET_NAMES)
     args = parser.parse_args(list(argv) or None)
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores; CPU time per hand, µs")
@@ -193,6 +214,8 @@ def main(argv: Sequence[str] = ()) -> int:
         for players in (4, 2):
             ms = mc_cost("kaixin", players, args.mc_hands)
             print(f"mc, 1,000 samples, kaixin {players}p: median {ms:.0f} ms CPU", flush=True)
+    if args.complete:
+        print(complete_thirteen(args.complete), flush=True)
     if args.sixteen:
         for line in sixteen(args.sixteen):
             print(line, flush=True)

@@ -413,6 +413,27 @@ def test_mc_deals_opponents_what_the_rules_deal() -> None:
     assert abs(sum(gaps) / len(gaps)) < 3.0, gaps
 
 
+@pytest.mark.parametrize("hand", [
+    "9s 9h 8c 8h 7s 7d 6c 6h 5s 5h Ad Kc Qh",
+    "2d 2c 4h 4c 6d 6c 8d 8s Tc Ts Qc Qs Ac",
+])
+def test_mc_alternatives_differ_in_some_lane_value(hand: str) -> None:
+    # `mc` settles `ev`'s best candidates against each deal; two plays of the same three lane
+    # values (the same play in other suits) settle alike against every deal, so its
+    # candidates, and the runners-up it lists, each differ from the better ones in some
+    # lane's value (solve's docstring). These hands hold such twins among their best plays,
+    # and a special, declared among them where it ranks.
+    rules = RuleSet.preset("kaixin")
+    tables = tables_for(rules)
+    solution = core.solve(hand, rules, players=4, strategy="mc", samples=100, seed=1, top=6, tables=tables)
+    plays = [solution, *solution.alternatives]
+    assert len(plays) == 6
+    values = [tuple(p.arrangement.values(rules)) for p in plays if p.arrangement is not None]
+    assert len(set(values)) == len(values) >= 5
+    for p in plays:
+        check_solution(p, hand, rules)
+
+
 def test_solve_declares_dragon_under_kaixin() -> None:
     rules = RuleSet.preset("kaixin")
     # A dragon collects 36 from each of 3 opponents; no split of it can do better

@@ -670,9 +670,11 @@ pub fn unseen(hand: &[Card], deck: DeckKind) -> Vec<Card> {
 /// hands from the cards not in `held` (every card dealt to this seat: the 13 kept, `cards`,
 /// and with more dealt the ones set aside), each opponent dealt what the rules deal
 /// (`rules.dealt`, 13 to 16) and arranged by `ev`, which keeps its best 13 when dealt more
-/// ([`solve_ev_keep`]); the `top` best candidates of `ev` (card removal from `held`), and a
-/// held special, are settled exactly against every sample, in parallel; the best mean
-/// wins. Returns the candidates with their mean units, best first.
+/// ([`solve_ev_keep`]); the `top` best candidates of `ev` of distinct lane values (card
+/// removal from `held`; two plays of the same three values, the same play in other suits,
+/// settle alike against every deal), and a held special, are settled exactly against
+/// every sample, in parallel; the best mean wins. Returns the candidates with their mean
+/// units, best first.
 #[allow(clippy::too_many_arguments)]
 pub fn solve_mc(
     cards: &[Card; 13],
@@ -684,7 +686,15 @@ pub fn solve_mc(
     seed: u64,
     top: usize,
 ) -> Vec<Choice> {
-    let mut cands = solve_ev_with(cards, held, rules, tables, ctx, top.max(1), Distinct::No);
+    let mut cands = solve_ev_with(
+        cards,
+        held,
+        rules,
+        tables,
+        ctx,
+        top.max(1),
+        Distinct::Values,
+    );
     let opponents = ctx.players.saturating_sub(1).max(1);
     let pool = unseen(held, rules.deck);
     // What each opponent is dealt: the rules' count, where the cards left allow it.

@@ -528,10 +528,9 @@ impl Need {
 
 /// As [`best_splits`], keeping only splits worth more than `above` that hold what `need`
 /// asks for (with 13 cards and a need, a back's middles come from the walk, as with more
-/// cards, instead of its 56 pairs): the search prunes
-/// against `above` from the start, as if `top` splits that good were already found. Empty
-/// when no such split is worth more (with `above` at minus infinity and `need` empty, as
-/// [`best_splits`]).
+/// cards, instead of its 56 pairs): the search prunes against `above` from the start, as
+/// if `top` splits that good were already found. Empty when no such split is worth more
+/// (with `above` at minus infinity and `need` empty, as [`best_splits`]).
 ///
 /// The bounds hold for every split, so they hold for those that meet `need`; the
 /// shortcuts that pass a back or a middle for one of the same cards or value already

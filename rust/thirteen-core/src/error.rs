@@ -65,6 +65,12 @@ pub enum Error {
         /// The seat holding the extra copy, in a table.
         player: Option<usize>,
     },
+    /// A card placed in a lane that the hand does not hold (or placed more often than held).
+    #[error("placed card {card} is not in the hand (or placed more often than held)")]
+    CardNotHeld {
+        /// The card.
+        card: Card,
+    },
     /// A fouled arrangement under `foul = "reject"`.
     #[error("player {player} fouled: the lanes must satisfy front <= middle <= back")]
     Fouled {

@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use crate::arrange::Arrangement;
 use crate::card::{Card, DeckKind};
 use crate::deal::{rng_at, shuffle};
-use crate::error::Lane;
+use crate::error::{Error, Lane};
 use crate::eval::HandValue;
 
 use crate::model::{features, Scorer};
@@ -313,22 +313,32 @@ pub(crate) fn best_first(a: f64, b: f64) -> Ordering {
 }
 
 /// The positions in `cards` of the placed cards (each held card placed at most once): all
-/// of them, and those of each lane. `None` when a placed card is not held (or placed more
-/// often than held) or a lane holds more than its size.
-fn placed_positions(cards: &[Card], placed: &[Vec<Card>; 3]) -> Option<(u32, [u32; 3])> {
+/// of them, and those of each lane. Errors: [`Error::WrongCount`] naming the first lane that
+/// holds more than its size, else [`Error::CardNotHeld`] naming the first placed card not
+/// held (or placed more often than held).
+fn placed_positions(cards: &[Card], placed: &[Vec<Card>; 3]) -> Result<(u32, [u32; 3]), Error> {
+    for (lane, want) in Lane::ALL.into_iter().zip(placed) {
+        if want.len() > lane.size() {
+            return Err(Error::WrongCount {
+                expected: lane.size(),
+                got: want.len(),
+                lane: Some(lane),
+                player: None,
+            });
+        }
+    }
     let mut used = 0u32;
     let mut need = [0u32; 3];
     for (lane, want) in placed.iter().enumerate() {
-        if want.len() > Lane::ALL[lane].size() {
-            return None;
-        }
-        for c in want {
-            let pos = (0..cards.len()).find(|&i| cards[i] == *c && used & (1 << i) == 0)?;
+        for &card in want {
+            let pos = (0..cards.len())
+                .find(|&i| cards[i] == card && used & (1 << i) == 0)
+                .ok_or(Error::CardNotHeld { card })?;
             used |= 1 << pos;
             need[lane] |= 1 << pos;
         }
     }
-    Some((used, need))
+    Ok((used, need))
 }
 
 /// The arrangements of `found` (best first), each once, at most `limit`: a card held twice
@@ -365,8 +375,9 @@ fn distinct_choices(
 /// dealt cards over the splits that hold the placed cards in their lanes
 /// ([`crate::search::best_splits_above`] with a [`Need`]); a card held twice makes one
 /// arrangement of several splits of positions, and more splits are asked for until
-/// `limit` arrangements are found or none is left. `None` when a placed card is not dealt
-/// (or placed more often than dealt) or a lane holds too many.
+/// `limit` arrangements are found or none is left. Errors: [`Error::WrongCount`] when a
+/// lane holds more placed cards than its size, [`Error::CardNotHeld`] when a placed card is
+/// not dealt (or placed more often than dealt).
 pub fn complete_keep(
     dealt: &[Card],
     rules: &Rules,
@@ -374,12 +385,12 @@ pub fn complete_keep(
     ctx: Context,
     placed: &[Vec<Card>; 3],
     limit: usize,
-) -> Option<Vec<Choice>> {
+) -> Result<Vec<Choice>, Error> {
     let n = dealt.len();
     assert!((13..=16).contains(&n), "13 to 16 cards");
     let (_, lanes) = placed_positions(dealt, placed)?;
     if limit == 0 {
-        return Some(Vec::new());
+        return Ok(Vec::new());
     }
     let removal = tables.removal(dealt, rules);
     // 13 cards: the evaluator's values (and its threes' keys) at once.
@@ -415,7 +426,7 @@ pub fn complete_keep(
         );
         let out = distinct_choices(&found, limit, |c| arrangement_at(dealt, c));
         if out.len() == limit || found.len() < top {
-            return Some(out);
+            return Ok(out);
         }
         top = top.saturating_mul(2);
     }
@@ -935,7 +946,7 @@ mod tests {
         placed: &[Vec<Card>; 3],
         limit: usize,
     ) -> Option<Vec<Choice>> {
-        let (_, need) = placed_positions(cards, placed)?;
+        let (_, need) = placed_positions(cards, placed).ok()?;
         let splits = HandSplits::new(cards, rules.wheel);
         let removal = tables.removal(splits.cards(), rules);
         let need = need.map(|m| m as u16);
@@ -944,6 +955,36 @@ mod tests {
         Some(distinct_choices(&all, limit, |c| {
             arrangement_of(&splits, c)
         }))
+    }
+
+    #[test]
+    fn complete_names_an_over_full_lane_first_then_a_card_not_held() {
+        let cards = hand("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Kc");
+        let c = |t: &str| parse_cards(t).unwrap();
+        let rules = Rules::default();
+        let tables = LaneTables::from_counts(&build_tables(&rules, 4, 50, 1, 1), &rules);
+        let ctx = Context {
+            players: 4,
+            role: Role::Player,
+        };
+        let run = |placed: [Vec<Card>; 3]| complete_keep(&cards, &rules, &tables, ctx, &placed, 5);
+        // The 2 of hearts is not held, and the back holds six: the back is named.
+        let err = run([c("2h"), vec![], c("2c 3d 4h 5s 6c 7d")]).unwrap_err();
+        assert_eq!(
+            err,
+            Error::WrongCount {
+                expected: 5,
+                got: 6,
+                lane: Some(Lane::Back),
+                player: None
+            }
+        );
+        // The king of spades placed twice, held once; then a card not held at all.
+        let twice = run([c("Ks"), c("Ks"), vec![]]).unwrap_err();
+        assert_eq!(twice, Error::CardNotHeld { card: c("Ks")[0] });
+        let absent = run([vec![], c("Kc Ah"), vec![]]).unwrap_err();
+        assert_eq!(absent, Error::CardNotHeld { card: c("Ah")[0] });
+        assert_eq!(run([c("2c"), c("3d"), c("4h")]).unwrap().len(), 5);
     }
 
     #[test]

@@ -41,6 +41,10 @@ pub(crate) fn to_pyerr(py: Python<'_>, err: Error) -> PyErr {
                 kw.set_item("player", player)?;
                 "DuplicateCardError"
             }
+            Error::CardNotHeld { card } => {
+                kw.set_item("card", card.to_string())?;
+                "CardNotHeldError"
+            }
             Error::Fouled { player } => {
                 kw.set_item("player", player)?;
                 "FouledError"
@@ -107,14 +111,6 @@ fn detailed(
     fill(&kw)
         .and_then(|()| exception(py, class, message, &kw))
         .unwrap_or_else(|e| e)
-}
-
-/// ``CardNotHeldError`` for a placed card the hand does not hold (as often as placed).
-pub(crate) fn card_not_held(py: Python<'_>, card: core::Card) -> PyErr {
-    let message = format!("placed card {card} is not in the hand (or placed more often than held)");
-    detailed(py, "CardNotHeldError", &message, |kw| {
-        kw.set_item("card", card.to_string())
-    })
 }
 
 /// ``CountError`` for a hand of neither 13 cards nor the `dealt` that the rules deal (more

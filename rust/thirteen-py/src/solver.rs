@@ -827,39 +827,10 @@ fn _complete(
                 .check(i64::try_from(limit).unwrap_or(i64::MAX))
                 .py_err(py)?;
         }
-        for (lane, cards) in Lane::ALL.iter().zip(&placed) {
-            if cards.len() > lane.size() {
-                return Err(to_pyerr(
-                    py,
-                    Error::WrongCount {
-                        expected: lane.size(),
-                        got: cards.len(),
-                        lane: Some(*lane),
-                        player: None,
-                    },
-                ));
-            }
-        }
-        let out = py.detach(|| core::solve::complete_keep(&dealt, r, t, ctx, &placed, limit));
-        match out {
-            Some(v) => Ok(v.into_iter().map(choice_tuple).collect()),
-            None => {
-                let all: Vec<core::Card> = placed.iter().flatten().copied().collect();
-                let mut counts = [0u8; 52];
-                let mut held = [0u8; 52];
-                for c in &dealt {
-                    held[c.code() as usize] += 1;
-                }
-                let card = all
-                    .into_iter()
-                    .find(|c| {
-                        counts[c.code() as usize] += 1;
-                        counts[c.code() as usize] > held[c.code() as usize]
-                    })
-                    .expect("a placed card is not held");
-                Err(crate::errors::card_not_held(py, card))
-            }
-        }
+        // A lane over-full (the first named), else a placed card not dealt (the first).
+        py.detach(|| core::solve::complete_keep(&dealt, r, t, ctx, &placed, limit))
+            .map(|v| v.into_iter().map(choice_tuple).collect())
+            .map_err(|e| to_pyerr(py, e))
     })
 }
 

@@ -134,6 +134,19 @@ impl HandValue {
         self.0
     }
 
+    /// The primary field's 13 bits: the deciding ranks' mask (rank index `i` at bit `i`) of
+    /// a hand that is not a straight or a flush (see the module docs).
+    #[inline]
+    pub(crate) fn primary_mask(self) -> u32 {
+        (self.0 >> PRIMARY_SHIFT) & 0x1fff
+    }
+
+    /// The low field's 13 bits: the kickers' rank mask of a hand that is not a flush.
+    #[inline]
+    pub(crate) fn kicker_mask(self) -> u32 {
+        self.0 & 0x1fff
+    }
+
     /// The deciding ranks, in order (RULES.md 3 table); see the module docs.
     pub fn ranks(self) -> Vec<Rank> {
         let primary = (self.0 >> PRIMARY_SHIFT) & LOW_MASK;

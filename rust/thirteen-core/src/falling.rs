@@ -102,8 +102,7 @@ const COLEX_LOW: [[u16; 128]; 4] = {
 /// [`THREE_KEYS`] ([`Falling::fill_threes`] checks the order it makes).
 #[inline]
 pub(crate) fn three_key(v: HandValue) -> usize {
-    let raw = v.raw();
-    let (cat, p, k) = (raw >> 28, (raw >> 14) & 0x1fff, raw & 0x1fff);
+    let (cat, p, k) = (v.raw() >> 28, v.primary_mask(), v.kicker_mask());
     let (sum, seen) = COLEX_HIGH[(p >> 7) as usize];
     let high = (sum + COLEX_LOW[(seen & 3) as usize][(p & 127) as usize]) as usize;
     // One rank bit's index (13 for none).

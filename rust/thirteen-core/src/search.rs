@@ -239,9 +239,8 @@ impl Rest {
         // Bit 3 of each rank held at least twice (three times).
         let twice = (ranks + 6 * RANK_ONES) & RANK_GUARDS;
         let thrice = (ranks + 5 * RANK_ONES) & RANK_GUARDS;
-        // The pair's (trips') rank index: its one bit in the value's primary mask
-        // ([`crate::eval`]'s layout).
-        let rank = ((front.raw() >> 14) & 0x1fff).trailing_zeros();
+        // The pair's (trips') rank index: its one bit in the value's primary mask.
+        let rank = front.primary_mask().trailing_zeros();
         match front.category() {
             Category::OnePair => {
                 let at_or_above = twice & (u64::MAX << (4 * rank));
@@ -352,7 +351,7 @@ impl Distinct {
     fn key(self, [f, m, b]: [HandValue; 3]) -> (u32, u32, u32) {
         match self {
             Distinct::Labels => {
-                let top_rank = 31 - ((f.raw() >> 14) & 0x1fff).max(1).leading_zeros();
+                let top_rank = 31 - f.primary_mask().max(1).leading_zeros();
                 (
                     (f.category() as u32) << 4 | top_rank,
                     m.category() as u32,

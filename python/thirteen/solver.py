@@ -290,26 +290,19 @@ def hints(
         hand, rules, tables, players=players, banker=as_banker, strategy="ev", top=n,
         distinct=True, labels=True,
     )
-    return _one_per_label(choices, rules, n)
+    return _hints_of(choices, rules)
 
 
-def _one_per_label(choices: Sequence[Any], rules: RuleSet, n: int) -> List[Hint]:
-    """The first ``n`` of ``(arrangement, special, expected)`` choices (best first) whose
-    labels differ: the best play of each kind."""
+def _hints_of(choices: Sequence[Any], rules: RuleSet) -> List[Hint]:
+    """The :class:`Hint` of each ``(arrangement, special, expected)`` choice, in order."""
     out: List[Hint] = []
-    seen = set()
     for arrangement, special, expected in choices:
         if arrangement is None:
             assert special is not None
             text = f"special: {special.key.replace('_', ' ')} ({special.units} units)"
         else:
             text = label(arrangement, rules)
-        if text in seen:
-            continue
-        seen.add(text)
         out.append(Hint(arrangement, special, text, expected))
-        if len(out) == n:
-            break
     return out
 
 

@@ -66,10 +66,6 @@ impl SpecialHand {
 const WHEEL5: u16 = 0b1_0000_0000_1111;
 const A23: u16 = 0b1_0000_0000_0011;
 
-fn suited(cards: &[Card]) -> bool {
-    cards.iter().all(|c| c.suit() == cards[0].suit())
-}
-
 /// Whether five cards with these ranks (a rank mask) are a straight.
 fn straight5(m: u16) -> bool {
     m.count_ones() == 5 && (m == WHEEL5 || m >> m.trailing_zeros() == 0b11111)
@@ -206,32 +202,87 @@ pub fn holds(cards: &[Card; 13], kind: usize, rules: &Rules) -> Option<Option<Ar
     holds_shaped(cards, &Shape::of(cards), kind, rules)
 }
 
-/// What the checks of [`holds`] read from the cards, found once per hand.
+/// What the checks of [`holds`] read from the cards, found once per hand, so that each check
+/// but the split searches is a few operations.
 struct Shape {
     /// Cards per rank.
     counts: [u8; 13],
+    /// The ranks held (a rank mask).
+    present: u16,
+    /// The lowest and highest rank index held.
+    low: u8,
+    high: u8,
+    /// Red cards held.
+    reds: u8,
+    /// All 13 cards of one suit.
+    one_suit: bool,
     /// Suit counts that three flushes (or straight flushes) need: 13, 3+10, 5+8 or 3+5+5.
     flush_shape: bool,
+    /// Ranks held at least three and at least four times.
+    three_up: u8,
+    four_up: u8,
+    /// The ranks held exactly three times (a rank mask).
+    threes: u16,
+    /// Pairs in the ranks not held exactly four times (`n / 2` each), and those ranks.
+    halves: u32,
+    fours: u32,
 }
 
 impl Shape {
     fn of(cards: &[Card; 13]) -> Shape {
         let mut counts = [0u8; 13];
         let mut suits = [0u8; 4];
+        let mut reds = 0u8;
         for c in cards {
             counts[c.rank_index() as usize] += 1;
             suits[c.suit() as usize] += 1;
+            reds += c.suit().is_red() as u8;
         }
+        let mut s = Shape {
+            counts,
+            present: 0,
+            low: 0,
+            high: 0,
+            reds,
+            one_suit: suits.contains(&13),
+            flush_shape: false,
+            three_up: 0,
+            four_up: 0,
+            threes: 0,
+            halves: 0,
+            fours: 0,
+        };
+        for (r, &n) in counts.iter().enumerate() {
+            s.present |= ((n > 0) as u16) << r;
+            s.threes |= ((n == 3) as u16) << r;
+            s.three_up += (n >= 3) as u8;
+            s.four_up += (n >= 4) as u8;
+            if n == 4 {
+                s.fours += 1;
+            } else {
+                s.halves += (n / 2) as u32;
+            }
+        }
+        s.low = s.present.trailing_zeros() as u8;
+        s.high = 15 - s.present.leading_zeros() as u8;
         // Suit counts high to low, zeros last.
         suits.sort_unstable_by(|a, b| b.cmp(a));
-        let flush_shape = matches!(
+        s.flush_shape = matches!(
             suits,
             [13, 0, 0, 0] | [10, 3, 0, 0] | [8, 5, 0, 0] | [5, 5, 3, 0]
         );
-        Shape {
-            counts,
-            flush_shape,
-        }
+        s
+    }
+
+    /// The pairs held (a rank held four times is two pairs when `quads_as_two_pairs`, else
+    /// none; three times, one pair).
+    fn pairs(&self, quads_as_two_pairs: bool) -> u32 {
+        self.halves
+            + if quads_as_two_pairs {
+                2 * self.fours
+            } else {
+                0
+            }
     }
 }
 
@@ -242,31 +293,16 @@ fn holds_shaped(
     kind: usize,
     rules: &Rules,
 ) -> Option<Option<Arrangement>> {
-    let counts = shape.counts;
-    let distinct = counts.iter().all(|&n| n == 1);
-    let at_least = |k: u8| counts.iter().filter(|&&n| n >= k).count();
-    let pairs = |skip: Option<usize>| -> u32 {
-        counts
-            .iter()
-            .enumerate()
-            .filter(|(r, _)| Some(*r) != skip)
-            .map(|(_, &n)| match n {
-                4 if !rules.quads_as_two_pairs => 0,
-                n => (n / 2) as u32,
-            })
-            .sum()
-    };
+    let distinct = shape.present == 0x1fff;
     let a23 = rules.a23_is_straight;
     let flush_shape = shape.flush_shape;
     // Cheap exact or necessary conditions first; the split search only when they pass.
     let yes = match kind {
         kind::THREE_STRAIGHT_FLUSHES | kind::THREE_FLUSHES if !flush_shape => false,
-        kind::THREE_STRAIGHTS if !straights_shape(&counts, a23) => false,
-        kind::SAME_SUIT_DRAGON => distinct && suited(cards),
+        kind::THREE_STRAIGHTS if !straights_shape(&shape.counts, shape.present, a23) => false,
+        kind::SAME_SUIT_DRAGON => distinct && shape.one_suit,
         kind::DRAGON => distinct,
-        kind::TWELVE_ROYALS => cards
-            .iter()
-            .all(|c| c.rank_index() >= rules.twelve_royals_from),
+        kind::TWELVE_ROYALS => shape.low >= rules.twelve_royals_from,
         kind::THREE_STRAIGHT_FLUSHES => {
             let p = Positions::of(cards);
             return best_pattern(
@@ -277,18 +313,16 @@ fn holds_shaped(
             )
             .map(Some);
         }
-        kind::THREE_QUADS => at_least(4) >= 3,
-        kind::ALL_BIG => cards.iter().all(|c| c.rank_index() >= 6),
-        kind::ALL_SMALL => cards.iter().all(|c| c.rank_index() <= 6),
-        kind::ONE_COLOR => cards
-            .iter()
-            .all(|c| c.suit().is_red() == cards[0].suit().is_red()),
-        kind::FOUR_TRIPS => at_least(3) >= 4,
+        kind::THREE_QUADS => shape.four_up >= 3,
+        kind::ALL_BIG => shape.low >= 6,
+        kind::ALL_SMALL => shape.high <= 6,
+        kind::ONE_COLOR => shape.reds == 0 || shape.reds == 13,
+        kind::FOUR_TRIPS => shape.three_up >= 4,
+        // One rank held three times; the pairs of the others (its own pair counted once).
         kind::FIVE_PAIRS_TRIPS => {
-            let trips: Vec<usize> = (0..13).filter(|&r| counts[r] == 3).collect();
-            trips.len() == 1 && pairs(Some(trips[0])) == 5
+            shape.threes.count_ones() == 1 && shape.pairs(rules.quads_as_two_pairs) == 6
         }
-        kind::SIX_PAIRS => pairs(None) == 6,
+        kind::SIX_PAIRS => shape.pairs(rules.quads_as_two_pairs) == 6,
         kind::THREE_STRAIGHTS => {
             let p = Positions::of(cards);
             return best_pattern(
@@ -308,38 +342,44 @@ fn holds_shaped(
     yes.then_some(None)
 }
 
-/// Whether the rank counts are exactly a 3-card straight and two 5-card straights (ranks
-/// only): a necessary and sufficient condition for 三顺子.
-fn straights_shape(counts: &[u8; 13], a23: bool) -> bool {
-    let present = |c: &[u8; 13]| -> u16 {
+/// The five-card runs as rank masks: 2-6 … T-A, and the wheel.
+const RUNS5: [u16; 10] = {
+    let mut t = [WHEEL5; 10];
+    let mut s = 0;
+    while s < 9 {
+        t[s] = 0b11111 << s;
+        s += 1;
+    }
+    t
+};
+
+/// Whether the rank counts (`present`: the ranks held) are exactly a 3-card straight and
+/// two 5-card straights (ranks only): a necessary and sufficient condition for 三顺子.
+fn straights_shape(counts: &[u8; 13], present: u16, a23: bool) -> bool {
+    let held = |c: &[u8; 13]| -> u16 {
         c.iter()
             .enumerate()
-            .filter(|(_, &n)| n > 0)
-            .fold(0, |m, (r, _)| m | 1 << r)
+            .fold(0, |m, (r, &n)| m | ((n > 0) as u16) << r)
     };
     let take = |c: &mut [u8; 13], run: u16| {
         for (r, n) in c.iter_mut().enumerate() {
             *n -= ((run >> r) & 1) as u8;
         }
     };
-    // Runs as rank masks: five-card (2-6 … T-A and the wheel), three-card (2-4 … Q-A, A-2-3).
-    let mut fives: Vec<u16> = (0..9).map(|s| 0b11111 << s).collect();
-    fives.push(WHEEL5);
-    let is_three =
-        |m: u16| m.count_ones() == 3 && (m >> m.trailing_zeros() == 0b111 || (a23 && m == A23));
-    for (i, &a) in fives.iter().enumerate() {
-        if a & present(counts) != a {
+    for (i, &a) in RUNS5.iter().enumerate() {
+        if a & present != a {
             continue;
         }
         let mut after_a = *counts;
         take(&mut after_a, a);
-        for &b in &fives[i..] {
-            if b & present(&after_a) != b {
+        let left = held(&after_a);
+        for &b in &RUNS5[i..] {
+            if b & left != b {
                 continue;
             }
             let mut rest = after_a;
             take(&mut rest, b);
-            if rest.iter().all(|&n| n <= 1) && is_three(present(&rest)) {
+            if rest.iter().all(|&n| n <= 1) && straight3(held(&rest), a23) {
                 return true;
             }
         }

@@ -163,6 +163,11 @@ fn rank_at(k: u8, r: u8) -> usize {
     13 * k as usize + r as usize
 }
 
+/// Where [`Chances::factors_into`] puts the open cards' chances, and the first `ρ` of a
+/// group of another recipe.
+const OPEN_AT: u8 = 65;
+const OTHERS_AT: usize = OPEN_AT as usize + 6;
+
 /// For a recipe that names ranks only, where its `ρ`'s factors sit in [`Chances`]: its two
 /// ranks' chances and its open cards' (`None` for the other recipes).
 fn reads(recipe: Recipe) -> Option<[u8; 3]> {
@@ -205,6 +210,16 @@ impl Chances {
         self.ranks[a as usize] * self.ranks[b as usize] * self.open[open as usize]
     }
 
+    /// The factors [`Groups::weights_into`] reads by a group's [`Groups::gather`]: the rank
+    /// chances, then the open cards' ([`OPEN_AT`]), then one `ρ` per group of another recipe
+    /// ([`OTHERS_AT`] on, in `others`' order).
+    fn factors_into(&self, others: &[(u16, Recipe)], out: &mut Vec<f64>) {
+        out.clear();
+        out.extend_from_slice(&self.ranks);
+        out.extend_from_slice(&self.open);
+        out.extend(others.iter().map(|&(_, r)| self.rho(r)));
+    }
+
     /// The group's `ρ`.
     pub(crate) fn rho(&self, recipe: Recipe) -> f64 {
         let unseen = |r: u8, s: usize| (self.held[s] >> r) & 1 == 0;
@@ -240,8 +255,9 @@ impl Chances {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Groups {
     keys: Vec<u32>,
-    /// Per group, where its `ρ`'s factors sit when its recipe names ranks only ([`reads`]);
-    /// a group of another recipe reads chances of one, and is listed in `others`.
+    /// Per group, where its `ρ`'s three factors sit in [`Chances::factors_into`]'s table:
+    /// when its recipe names ranks only, its [`reads`] (the open cards' after the ranks');
+    /// else its own `ρ`, times two factors of one.
     gather: Vec<[u8; 3]>,
     /// The groups whose recipe names more than ranks (straights, flushes, straight flushes),
     /// with their recipes.
@@ -307,15 +323,27 @@ impl Groups {
             })
             .collect();
         let recipes: Vec<Recipe> = keys.iter().map(|&k| recipe(k, size)).collect();
-        let gather = recipes
-            .iter()
-            .map(|&r| reads(r).unwrap_or_default())
-            .collect();
-        let others = recipes
+        let others: Vec<(u16, Recipe)> = recipes
             .iter()
             .enumerate()
             .filter(|(_, &r)| reads(r).is_none())
             .map(|(g, &r)| (g as u16, r))
+            .collect();
+        // A rank named no times and no open cards are chances of one (exactly 1.0).
+        let mut other = OTHERS_AT..;
+        let gather = recipes
+            .iter()
+            .map(|&r| match reads(r) {
+                Some([a, b, open]) => [a, b, OPEN_AT + open],
+                None => {
+                    let at = other.next().unwrap_or(0);
+                    [
+                        u8::try_from(at).expect("few groups of other recipes"),
+                        0,
+                        OPEN_AT,
+                    ]
+                }
+            })
             .collect();
         Groups {
             gather,
@@ -350,8 +378,10 @@ impl Groups {
     ) -> (f64, f64, f64) {
         let (sh, lw) = (&self.lanes[lane], &w.lanes[lane]);
         let g = (at & !OWN) as usize;
+        // The weighted units from group `g` on.
+        let above = |g: usize| lw.units - lw.units_before[g];
         if at & OWN == 0 {
-            return (lw.below[g] * lw.scale, 0.0, lw.above[g] * lw.scale);
+            return (lw.below[g] * lw.scale, 0.0, above(g) * lw.scale);
         }
         let rho = w.rho[g];
         // `max` then `min`, not `clamp`: no panic whatever the shares.
@@ -364,7 +394,7 @@ impl Groups {
         (
             (lw.below[g] + rho * part_below).min(lw.below[g + 1]) * lw.scale,
             rho * t as f64 * lw.scale,
-            (lw.above[g + 1] + rho * part_above).min(lw.above[g]) * lw.scale,
+            (above(g + 1) + rho * part_above).min(above(g)) * lw.scale,
         )
     }
 
@@ -372,20 +402,14 @@ impl Groups {
     /// hand to hand: no allocation once they have grown); false when a lane weighs nothing
     /// (`out` is then not to be read).
     pub(crate) fn weights_into(&self, chances: &Chances, out: &mut GroupWeights) -> bool {
-        // `ρ`: three reads for a group that names ranks only, the recipe for the others.
-        out.rho.clear();
-        out.rho
-            .extend(self.gather.iter().map(|&g| chances.named(g)));
-        for &(g, recipe) in &self.others {
-            out.rho[g as usize] = chances.rho(recipe);
-        }
+        chances.factors_into(&self.others, &mut out.factors);
         out.lanes.resize_with(self.lanes.len(), Weights::default);
         // The middle's and back's sums in one pass (their chains interleave).
         match (&self.lanes[..], &mut out.lanes[..]) {
-            ([a, b], [wa, wb]) => sums([a, b], &out.rho, [wa, wb]),
+            ([a, b], [wa, wb]) => sums([a, b], &self.gather, &out.factors, &mut out.rho, [wa, wb]),
             (lanes, weights) => {
                 for (sh, w) in lanes.iter().zip(weights) {
-                    sums([sh], &out.rho, [w]);
+                    sums([sh], &self.gather, &out.factors, &mut out.rho, [w]);
                 }
             }
         }
@@ -393,35 +417,52 @@ impl Groups {
     }
 }
 
-/// The weighted sums of `L` lanes' shares under `rho` (one lane: [`Weights`]), all in one
-/// pass, into `out` (sized here): per lane two running sums kept in registers, `below` from
-/// the first group up and `above` from the last down. A lane whose weighted total is not
-/// positive gets an infinite scale (it weighs nothing).
-fn sums<const L: usize>(shares: [&Shares; L], rho: &[f64], out: [&mut Weights; L]) {
-    let n = rho.len();
+/// Each group's `ρ` (the product of its three `factors` at `gather`, into `rho`) and the
+/// weighted sums of `L` lanes' shares under them, all in one pass from the first group up,
+/// into `out` (each sized here): per lane two running sums kept in registers. A lane whose
+/// weighted total is not positive gets an infinite scale (it weighs nothing).
+fn sums<const L: usize>(
+    shares: [&Shares; L],
+    gather: &[[u8; 3]],
+    factors: &[f64],
+    rho: &mut Vec<f64>,
+    out: [&mut Weights; L],
+) {
+    let n = gather.len();
+    rho.resize(n, 0.0);
     // Every slice cut to the length the loop reads, so that its reads need no checks.
+    let rho = &mut rho[..n];
+    let factors = &factors[..factors.len().min(256)];
     let mass = shares.map(|s| &s.mass[..n]);
     let above_mass = shares.map(|s| &s.above_mass[..n]);
     let mut out = out.map(|w| {
         w.below.resize(n + 1, 0.0);
-        w.above.resize(n + 1, 0.0);
-        (&mut w.below[..n + 1], &mut w.above[..n + 1], &mut w.scale)
+        w.units_before.resize(n + 1, 0.0);
+        (
+            &mut w.below[..n + 1],
+            &mut w.units_before[..n + 1],
+            &mut w.units,
+            &mut w.scale,
+        )
     });
-    for (below, above, _) in out.iter_mut() {
+    for (below, before, _, _) in out.iter_mut() {
         below[0] = 0.0;
-        above[n] = 0.0;
+        before[0] = 0.0;
     }
-    let (mut up, mut down) = ([0.0f64; L], [0.0f64; L]);
-    for g in 0..n {
-        let h = n - 1 - g;
+    let factor = |i: u8| factors.get(i as usize).copied().unwrap_or(0.0);
+    let (mut up, mut units) = ([0.0f64; L], [0.0f64; L]);
+    for (g, &[a, b, c]) in gather.iter().enumerate() {
+        let r = factor(a) * factor(b) * factor(c);
+        rho[g] = r;
         for l in 0..L {
-            up[l] += rho[g] * mass[l][g];
+            up[l] += r * mass[l][g];
             out[l].0[g + 1] = up[l];
-            down[l] += rho[h] * above_mass[l][h];
-            out[l].1[h] = down[l];
+            units[l] += r * above_mass[l][g];
+            out[l].1[g + 1] = units[l];
         }
     }
-    for (below, _, scale) in out {
+    for (l, (below, _, total, scale)) in out.into_iter().enumerate() {
+        *total = units[l];
         let z = below[n];
         *scale = if z > 0.0 { 1.0 / z } else { f64::INFINITY };
     }
@@ -432,15 +473,19 @@ fn sums<const L: usize>(shares: [&Shares; L], rho: &[f64], out: [&mut Weights; L
 pub(crate) struct GroupWeights {
     rho: Vec<f64>,
     lanes: Vec<Weights>,
+    /// [`Chances::factors_into`]'s table for this hand.
+    factors: Vec<f64>,
 }
 
 /// One lane's weighted sums: `below[g]` the weighted share of the groups before `g`,
-/// `above[g]` the weighted units from `g` on; each read is multiplied by `scale`, one over
-/// the weighted total.
+/// `units_before[g]` the weighted units of the groups before `g`, `units` those of all
+/// (the units from `g` on are `units − units_before[g]`); each read is multiplied by
+/// `scale`, one over the weighted total share.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Weights {
     below: Vec<f64>,
-    above: Vec<f64>,
+    units_before: Vec<f64>,
+    units: f64,
     scale: f64,
 }
 

@@ -262,8 +262,9 @@ impl Falling {
     /// the values instead of computed from them), so a counting sort puts them in falling
     /// order, and scattering from the last subset to the first puts equal values' higher
     /// masks first.
-    /// The order made is checked; were it wrong (a value no 3-card hand has), the subsets
-    /// are filled by [`Falling::fill`] instead.
+    /// `keys` must be the tables' ([`crate::split::ThreeKeys`]); computed keys' order is
+    /// checked, and were it wrong (a value no 3-card hand has), the subsets are filled by
+    /// [`Falling::fill`] instead.
     pub(crate) fn fill_threes(
         &mut self,
         values: &[HandValue],
@@ -275,24 +276,22 @@ impl Falling {
             self.fill(values, tails);
             return;
         }
+        // Keys read beside the values (13 cards: [`crate::split::HandSplits::three_keys`],
+        // which only the tables make) are those of values some three cards have, in value
+        // order (`three_card_keys_are_in_value_order`); computed ones are checked below.
+        let given = keys.filter(|k| k.len() == values.len());
+        let dense: &[u16] = match given {
+            Some(keys) => keys,
+            None => {
+                self.dense.clear();
+                self.dense
+                    .extend(values.iter().map(|&v| three_key(v) as u16));
+                &self.dense
+            }
+        };
         let mut count = [0u16; THREE_KEYS + 1];
-        self.dense.resize(values.len(), 0);
-        match keys {
-            // Read beside the values (13 cards: [`crate::split::HandSplits::three_keys`]).
-            Some(keys) if keys.len() == values.len() => {
-                for (d, &key) in self.dense.iter_mut().zip(keys) {
-                    let key = (key as usize).min(THREE_KEYS);
-                    *d = key as u16;
-                    count[key] += 1;
-                }
-            }
-            _ => {
-                for (d, &v) in self.dense.iter_mut().zip(values) {
-                    let key = three_key(v);
-                    *d = key as u16;
-                    count[key] += 1;
-                }
-            }
+        for &d in dense {
+            count[(d as usize).min(THREE_KEYS)] += 1;
         }
         // Highest key first: `count[d]` becomes the last place of key `d`, plus one.
         let mut sum = 0u16;
@@ -303,14 +302,15 @@ impl Falling {
         let n = values.len();
         self.keys.resize(n, 0);
         let keys = &mut self.keys[..];
-        for ((&v, &t), &d) in values.iter().zip(tails).zip(&self.dense) {
-            let at = count[d as usize] - 1;
-            count[d as usize] = at;
+        for ((&v, &t), &d) in values.iter().zip(tails).zip(dense) {
+            let d = (d as usize).min(THREE_KEYS);
+            let at = count[d] - 1;
+            count[d] = at;
             keys[at as usize] = entry(v, t);
         }
         // The keys are distinct: in falling order each is below the one before. A value no
         // 3-card hand has could break that; then the general fill sorts them.
-        if keys.windows(2).any(|w| w[0] <= w[1]) {
+        if given.is_none() && keys.windows(2).any(|w| w[0] <= w[1]) {
             self.fill(values, tails);
             return;
         }
@@ -541,6 +541,18 @@ mod tests {
                     .position(|w| w.1 & masks[want[0].2] == 0)
                     .unwrap_or(f.len())
             });
+            // 13 cards: the same order from the keys the tables give beside the values,
+            // taken unchecked.
+            if let Ok(hand) = <[Card; 13]>::try_from(cards) {
+                let splits = crate::split::HandSplits::new(&hand, crate::eval::Wheel::Low);
+                assert_eq!(splits.three_values(), &values[..]);
+                f.fill(&values, &tails(&masks));
+                f.fill_threes(&values, &tails(&masks), Some(splits.three_keys().0));
+                for (q, w) in want.iter().enumerate() {
+                    let k = f.at(q);
+                    assert_eq!((value(k), mask(k), index(k)), *w, "place {q}, keyed");
+                }
+            }
         };
         let mut rng = rng_for(11);
         for (deck, n) in [

@@ -100,6 +100,7 @@ use crate::model::{
 };
 use crate::removal::Removal;
 use crate::rules::Rules;
+use crate::split::ThreeKeys;
 
 /// The 5- and 3-position subsets of `n` positions (masks in increasing order).
 pub(crate) struct Subsets {
@@ -471,7 +472,8 @@ pub struct SearchStats {
 /// The `top` best splits by expected units, best first (ties: first found), from the values
 /// of every 5- and 3-position subset of `n` positions (`v5`, `v3` indexed as
 /// [`subsets`]`(n)`); `three_keys`, when given, each three's place among the 3-card values
-/// ([`crate::split::HandSplits::three_keys`]; else they are computed from `v3`). With
+/// ([`crate::split::HandSplits::three_keys`], the tables'; else they are computed from
+/// `v3`). With
 /// `distinct`, a split whose three lane values equal a better
 /// candidate's is left out. With `removal` (the hand's, [`LaneTables::removal`]) the
 /// opponents' lanes are weighed by the cards held. At least one candidate is returned: a
@@ -481,7 +483,7 @@ pub fn best_splits(
     cards: &[Card],
     v5: &[HandValue],
     v3: &[HandValue],
-    three_keys: Option<&[u16]>,
+    three_keys: Option<ThreeKeys<'_>>,
     rules: &Rules,
     tables: &LaneTables,
     removal: Option<&Removal>,
@@ -540,7 +542,7 @@ pub fn best_splits_above(
     cards: &[Card],
     v5: &[HandValue],
     v3: &[HandValue],
-    three_keys: Option<&[u16]>,
+    three_keys: Option<ThreeKeys<'_>>,
     rules: &Rules,
     tables: &LaneTables,
     removal: Option<&Removal>,
@@ -644,7 +646,7 @@ pub fn best_splits_above(
         let order = &mut cache.backs;
         let fronts = &mut cache.fronts;
         order.fill(v5, &s.five_tails);
-        fronts.fill_threes(v3, &s.three_tails, three_keys);
+        fronts.fill_threes(v3, &s.three_tails, three_keys.map(|k| k.0));
         cache.stamp = cache.stamp.wrapping_add(1);
         if cache.stamp == 0 || cache.mid.len() < v5.len() || cache.front.len() < v3.len() {
             cache.front = vec![(0, Feat::default()); v3.len()];

@@ -157,6 +157,12 @@ pub enum SplitFilter {
     Pareto,
 }
 
+/// Each three's place among the 3-card values, read from the evaluation tables beside its
+/// value ([`HandSplits::three_keys`]): only a [`HandSplits`] makes them, so the search can
+/// take their order as exact without checking it.
+#[derive(Clone, Copy, Debug)]
+pub struct ThreeKeys<'a>(pub(crate) &'a [u16]);
+
 /// A 13-card hand with every 5- and 3-card subset of its positions evaluated once.
 pub struct HandSplits {
     cards: [Card; 13],
@@ -204,8 +210,8 @@ impl HandSplits {
 
     /// The places of the 286 three-position subsets' values among all 3-card values
     /// ([`crate::falling::three_key`]), as the search's walk of the fronts sorts them.
-    pub fn three_keys(&self) -> &[u16] {
-        &self.k3
+    pub fn three_keys(&self) -> ThreeKeys<'_> {
+        ThreeKeys(&self.k3)
     }
 
     /// Calls `f(front, middle, back)` with subset indices (into [`HandSplits::three_values`]

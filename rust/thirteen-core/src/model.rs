@@ -182,34 +182,26 @@ fn sum16(x: &[f32; CLASSES]) -> f64 {
     ((q[0] + q[2]) + (q[1] + q[3])) as f64
 }
 
-/// Under the class mixture: P(win all three lanes), P(lose all three) and, with `paid`, the
-/// expected units the opponent collects over the three lanes when it wins all three (0
-/// without: only a doubled scoop pays them again).
-#[inline]
-fn joint(f: &ClassRow, m: &ClassRow, b: &ClassRow, paid: bool) -> (f64, f64, f64) {
-    let pw: [f32; CLASSES] = std::array::from_fn(|k| f.w[k] * m.w[k] * b.w[k]);
-    let (pl, lost) = scooped(f, m, b, paid);
-    (sum16(&pw), sum16(&pl), sum16(&lost))
-}
-
-/// Per class: P(lose all three lanes) and, with `lanes`, the expected units the opponent
-/// collects over them then (zeros without).
-#[inline]
-fn scooped(
-    f: &ClassRow,
-    m: &ClassRow,
-    b: &ClassRow,
-    lanes: bool,
-) -> ([f32; CLASSES], [f32; CLASSES]) {
-    let pl = std::array::from_fn(|k| f.l[k] * m.l[k] * b.l[k]);
-    let mut lost = [0f32; CLASSES];
+/// Per class: P(win all three lanes), P(lose all three) and, with `lanes`, the expected
+/// units the opponent collects over the three lanes when it wins all three (zeros without).
+/// Plain loops over the classes, always inlined: so the compiler takes the products four
+/// classes at a time (called, or built by `std::array::from_fn`, they were taken one class
+/// at a time and passed through memory).
+#[inline(always)]
+#[allow(clippy::needless_range_loop)] // one index into several rows, as the vectoriser likes
+fn per_class(f: &ClassRow, m: &ClassRow, b: &ClassRow, lanes: bool) -> [[f32; CLASSES]; 3] {
+    let (mut pw, mut pl, mut lost) = ([0f32; CLASSES], [0f32; CLASSES], [0f32; CLASSES]);
+    for k in 0..CLASSES {
+        pw[k] = f.w[k] * m.w[k] * b.w[k];
+        pl[k] = f.l[k] * m.l[k] * b.l[k];
+    }
     if lanes {
-        for (k, x) in lost.iter_mut().enumerate() {
+        for k in 0..CLASSES {
             let ml = m.l[k] * b.l[k];
-            *x = f.u[k] * ml + f.l[k] * (m.u[k] * b.l[k] + m.l[k] * b.u[k]);
+            lost[k] = f.u[k] * ml + f.l[k] * (m.u[k] * b.l[k] + m.l[k] * b.u[k]);
         }
     }
-    (pl, lost)
+    [pw, pl, lost]
 }
 
 /// The price of an opponent's home run (全垒打) that takes this seat in: the opponent must
@@ -229,8 +221,15 @@ impl Against {
     /// P(lose all three) and units lost then ([`scooped`] with `lanes` when `self.lost`
     /// is not 0).
     #[inline]
+    #[allow(clippy::needless_range_loop)] // as in `per_class`
     fn units(&self, pl: &[f32; CLASSES], lost: &[f32; CLASSES]) -> f64 {
-        let by = |x: &[f32; CLASSES]| sum16(&std::array::from_fn(|k| x[k] * self.rate[k]));
+        let by = |x: &[f32; CLASSES]| {
+            let mut rated = [0f32; CLASSES];
+            for k in 0..CLASSES {
+                rated[k] = x[k] * self.rate[k];
+            }
+            sum16(&rated)
+        };
         let lost_part = if self.lost != 0.0 {
             self.lost * by(lost)
         } else {
@@ -348,12 +347,11 @@ impl<'a> Scorer<'a> {
             let paid = self.rules.scoop.0 == BonusKind::Double;
             let (fr, mr, br) = (row(0, f.row), row(1, m.row), row(2, b.row));
             let Some(a) = &self.against else {
-                let (pw, pl, lost) = joint(fr, mr, br, paid);
-                return (pw, pl, lost, 0.0);
+                let [pw, pl, lost] = per_class(fr, mr, br, paid);
+                return (sum16(&pw), sum16(&pl), sum16(&lost), 0.0);
             };
-            // As [`joint`], keeping the per-class terms for the opponent's home run.
-            let pw: [f32; CLASSES] = std::array::from_fn(|k| fr.w[k] * mr.w[k] * br.w[k]);
-            let (pl, lost) = scooped(fr, mr, br, paid || a.lost != 0.0);
+            // The per-class terms are kept for the opponent's home run.
+            let [pw, pl, lost] = per_class(fr, mr, br, paid || a.lost != 0.0);
             let lost_all = if paid { sum16(&lost) } else { 0.0 };
             (sum16(&pw), sum16(&pl), lost_all, a.units(&pl, &lost))
         } else {

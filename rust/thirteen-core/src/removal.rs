@@ -165,8 +165,8 @@ fn rank_at(k: u8, r: u8) -> usize {
 
 /// Where [`Chances::factors_into`] puts the open cards' chances, and the first `ρ` of a
 /// group of another recipe.
-const OPEN_AT: u8 = 65;
-const OTHERS_AT: usize = OPEN_AT as usize + 6;
+const OPEN_AT: u16 = 65;
+const OTHERS_AT: u16 = OPEN_AT + 6;
 
 /// For a recipe that names ranks only, where its `ρ`'s factors sit in [`Chances`]: its two
 /// ranks' chances and its open cards' (`None` for the other recipes).
@@ -258,7 +258,7 @@ pub(crate) struct Groups {
     /// Per group, where its `ρ`'s three factors sit in [`Chances::factors_into`]'s table:
     /// when its recipe names ranks only, its [`reads`] (the open cards' after the ranks');
     /// else its own `ρ`, times two factors of one.
-    gather: Vec<[u8; 3]>,
+    gather: Vec<[u16; 3]>,
     /// The groups whose recipe names more than ranks (straights, flushes, straight flushes),
     /// with their recipes.
     others: Vec<(u16, Recipe)>,
@@ -329,19 +329,16 @@ impl Groups {
             .filter(|(_, &r)| reads(r).is_none())
             .map(|(g, &r)| (g as u16, r))
             .collect();
-        // A rank named no times and no open cards are chances of one (exactly 1.0).
-        let mut other = OTHERS_AT..;
+        // A rank named no times and no open cards are chances of one (exactly 1.0). Groups
+        // are at most a lane table's values, far fewer than 65,536 (values are checked).
+        let mut other = OTHERS_AT;
         let gather = recipes
             .iter()
             .map(|&r| match reads(r) {
-                Some([a, b, open]) => [a, b, OPEN_AT + open],
+                Some([a, b, open]) => [a as u16, b as u16, OPEN_AT + open as u16],
                 None => {
-                    let at = other.next().unwrap_or(0);
-                    [
-                        u8::try_from(at).expect("few groups of other recipes"),
-                        0,
-                        OPEN_AT,
-                    ]
+                    other = other.saturating_add(1);
+                    [other - 1, 0, OPEN_AT]
                 }
             })
             .collect();
@@ -423,7 +420,7 @@ impl Groups {
 /// weighted total is not positive gets an infinite scale (it weighs nothing).
 fn sums<const L: usize>(
     shares: [&Shares; L],
-    gather: &[[u8; 3]],
+    gather: &[[u16; 3]],
     factors: &[f64],
     rho: &mut Vec<f64>,
     out: [&mut Weights; L],
@@ -432,7 +429,6 @@ fn sums<const L: usize>(
     rho.resize(n, 0.0);
     // Every slice cut to the length the loop reads, so that its reads need no checks.
     let rho = &mut rho[..n];
-    let factors = &factors[..factors.len().min(256)];
     let mass = shares.map(|s| &s.mass[..n]);
     let above_mass = shares.map(|s| &s.above_mass[..n]);
     let mut out = out.map(|w| {
@@ -449,7 +445,7 @@ fn sums<const L: usize>(
         below[0] = 0.0;
         before[0] = 0.0;
     }
-    let factor = |i: u8| factors.get(i as usize).copied().unwrap_or(0.0);
+    let factor = |i: u16| factors.get(i as usize).copied().unwrap_or(0.0);
     let (mut up, mut units) = ([0.0f64; L], [0.0f64; L]);
     for (g, &[a, b, c]) in gather.iter().enumerate() {
         let r = factor(a) * factor(b) * factor(c);

@@ -8,6 +8,7 @@
 //! holding it (built when first read), so 64 places are tested with a few word operations.
 
 use crate::eval::HandValue;
+use crate::split::ThreeKeys;
 
 /// Bits of the value kept below the bucket number.
 const BUCKET_SHIFT: u32 = 22;
@@ -262,14 +263,14 @@ impl Falling {
     /// the values instead of computed from them), so a counting sort puts them in falling
     /// order, and scattering from the last subset to the first puts equal values' higher
     /// masks first.
-    /// `keys` must be the tables' ([`crate::split::ThreeKeys`]); computed keys' order is
-    /// checked, and were it wrong (a value no 3-card hand has), the subsets are filled by
+    /// `keys`, the tables', are taken as they are; computed keys' order is checked, and
+    /// were it wrong (a value no 3-card hand has), the subsets are filled by
     /// [`Falling::fill`] instead.
     pub(crate) fn fill_threes(
         &mut self,
         values: &[HandValue],
         tails: &[u64],
-        keys: Option<&[u16]>,
+        keys: Option<ThreeKeys<'_>>,
     ) {
         debug_assert!(values.len() <= 1 << INDEX_BITS && values.len() == tails.len());
         if values.len() > u16::MAX as usize {
@@ -279,7 +280,7 @@ impl Falling {
         // Keys read beside the values (13 cards: [`crate::split::HandSplits::three_keys`],
         // which only the tables make) are those of values some three cards have, in value
         // order (`three_card_keys_are_in_value_order`); computed ones are checked below.
-        let given = keys.filter(|k| k.len() == values.len());
+        let given = keys.map(|k| k.0).filter(|k| k.len() == values.len());
         let dense: &[u16] = match given {
             Some(keys) => keys,
             None => {
@@ -547,7 +548,7 @@ mod tests {
                 let splits = crate::split::HandSplits::new(&hand, crate::eval::Wheel::Low);
                 assert_eq!(splits.three_values(), &values[..]);
                 f.fill(&values, &tails(&masks));
-                f.fill_threes(&values, &tails(&masks), Some(splits.three_keys().0));
+                f.fill_threes(&values, &tails(&masks), Some(splits.three_keys()));
                 for (q, w) in want.iter().enumerate() {
                     let k = f.at(q);
                     assert_eq!((value(k), mask(k), index(k)), *w, "place {q}, keyed");

@@ -646,7 +646,7 @@ pub fn best_splits_above(
         let order = &mut cache.backs;
         let fronts = &mut cache.fronts;
         order.fill(v5, &s.five_tails);
-        fronts.fill_threes(v3, &s.three_tails, three_keys.map(|k| k.0));
+        fronts.fill_threes(v3, &s.three_tails, three_keys);
         cache.stamp = cache.stamp.wrapping_add(1);
         if cache.stamp == 0 || cache.mid.len() < v5.len() || cache.front.len() < v3.len() {
             cache.front = vec![(0, Feat::default()); v3.len()];

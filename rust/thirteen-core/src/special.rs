@@ -223,8 +223,9 @@ struct Shape {
     four_up: u8,
     /// The ranks held exactly three times (a rank mask).
     threes: u16,
-    /// Pairs in the ranks not held exactly four times (`n / 2` each), and those ranks.
+    /// The pairs of the ranks not held exactly four times (`n / 2` each).
     halves: u32,
+    /// The ranks held exactly four times.
     fours: u32,
 }
 

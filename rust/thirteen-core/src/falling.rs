@@ -29,7 +29,7 @@ pub(crate) struct Falling {
     sorted: usize,
     next: usize,
     /// Per block of 64 places: for each position, which of the block's subsets hold it;
-    /// `holds[..built]` are up to date.
+    /// up to date for the places below `built`.
     holds: Vec<[u64; POSITIONS]>,
     built: usize,
     /// [`Falling::fill_threes`]'s key per subset.
@@ -119,6 +119,10 @@ pub(crate) fn three_key(v: HandValue) -> usize {
 /// How many entries of a large bucket (more than twice this) [`Falling::sort_to`] picks
 /// and sorts at once.
 const SORT_PART: usize = 64;
+
+/// Places whose bitsets [`Falling::first_missing`] builds at once (a power of two, at
+/// most 64).
+const BUILD_STEP: usize = 16;
 
 /// Positions a subset's mask can hold.
 const POSITIONS: usize = 16;
@@ -338,15 +342,18 @@ impl Falling {
     }
 
     /// The first place in `from..until` whose subset holds none of the positions of `mask`,
-    /// else `until` (at most the number of subsets).
+    /// else `until` (at most the number of subsets). The places are tested up to 64 at a
+    /// time, as far as their bitsets are built; a place not built yet is built with the
+    /// next [`BUILD_STEP`] places, so a subset found early sorts no further than it needs.
     pub(crate) fn first_missing(&mut self, from: usize, until: usize, mask: u32) -> usize {
         debug_assert!(until <= self.len());
-        let mut w = from / 64;
-        let mut below = (1u64 << (from % 64)) - 1;
-        while w * 64 < until {
-            if w >= self.built {
-                self.build(w);
+        let mut q = from;
+        while q < until {
+            if q >= self.built {
+                self.build((q + BUILD_STEP) & !(BUILD_STEP - 1));
             }
+            let w = q / 64;
+            let end = until.min(self.built).min(w * 64 + 64);
             let holds = &self.holds[w];
             let mut hit = 0u64;
             let mut bits = mask;
@@ -354,15 +361,13 @@ impl Falling {
                 hit |= holds[bits.trailing_zeros() as usize];
                 bits &= bits - 1;
             }
-            let mut free = !hit & !below;
-            if until - w * 64 < 64 {
-                free &= (1 << (until - w * 64)) - 1;
-            }
+            // The places `q..end` of the block.
+            let span = (u64::MAX << (q % 64)) & (u64::MAX >> (64 - (end - w * 64)));
+            let free = !hit & span;
             if free != 0 {
                 return w * 64 + free.trailing_zeros() as usize;
             }
-            below = 0;
-            w += 1;
+            q = end;
         }
         until
     }
@@ -385,29 +390,40 @@ impl Falling {
         Some(self.at(q))
     }
 
-    /// Builds the position bitsets of the blocks up to `w`.
+    /// Builds the position bitsets of the places up to `end` (at most the number of
+    /// subsets), sorting them first.
     #[inline(never)]
-    fn build(&mut self, w: usize) {
-        if self.holds.len() <= w {
-            self.holds.resize(w + 1, [0; POSITIONS]);
+    fn build(&mut self, end: usize) {
+        let end = end.min(self.len());
+        let blocks = end.div_ceil(64);
+        if self.holds.len() < blocks {
+            self.holds.resize(blocks, [0; POSITIONS]);
         }
-        while self.built <= w {
-            let b = self.built;
-            let mut holds = [0u64; POSITIONS];
-            let end = self.len().min(b * 64 + 64);
-            if end > self.sorted {
-                self.sort_to(end - 1);
-            }
-            for (i, &key) in self.keys[b * 64..end].iter().enumerate() {
+        if end > self.sorted {
+            self.sort_to(end - 1);
+        }
+        // Block by block, the block's bitsets in a local array (zeroed at its first place).
+        let mut q = self.built;
+        while q < end {
+            let w = q / 64;
+            let stop = end.min(w * 64 + 64);
+            let mut holds = if q % 64 == 0 {
+                [0; POSITIONS]
+            } else {
+                self.holds[w]
+            };
+            for (i, &key) in self.keys[q..stop].iter().enumerate() {
+                let bit = 1u64 << ((q + i) % 64);
                 let mut m = mask(key);
                 while m != 0 {
-                    holds[m.trailing_zeros() as usize] |= 1 << i;
+                    holds[m.trailing_zeros() as usize] |= bit;
                     m &= m - 1;
                 }
             }
-            self.holds[b] = holds;
-            self.built += 1;
+            self.holds[w] = holds;
+            q = stop;
         }
+        self.built = self.built.max(end);
     }
 
     /// Sorts the buckets up to the one holding place `q`. Of a bucket with more than twice
@@ -636,6 +652,46 @@ mod tests {
                         assert_eq!(got, want, "{from}..{until}, {miss:#x}");
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn builds_the_places_it_tests_a_step_at_a_time() {
+        // Each fill is asked in a scattered order before any place is read, so places are
+        // built a few at a time, blocks part built, over the bitsets of an earlier fill with
+        // other masks; the answers against a plain scan of a sorted copy.
+        let mut f = Falling::default();
+        let mut x = 12345u64;
+        let mut next = |k: usize| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 33) as usize % k
+        };
+        for round in 0..4u32 {
+            let n = 150 + 40 * round as usize;
+            let values: Vec<HandValue> = (0..n as u32)
+                .map(|i| HandValue((i * 7919 + round * 13) % 997))
+                .collect();
+            let masks: Vec<u32> = (0..n as u32)
+                .map(|i| (1 << ((i + round) % 16)) | (1 << ((i * 3 + 5 * round) % 16)))
+                .collect();
+            let mut sorted: Vec<u64> = (values.iter().zip(tails(&masks)))
+                .map(|(&v, t)| entry(v, t))
+                .collect();
+            sorted.sort_unstable_by(|a, b| b.cmp(a));
+            f.fill(&values, &tails(&masks));
+            for _ in 0..300 {
+                let from = next(n + 1);
+                let until = (from + next(80)).min(n);
+                // About 4, 8 or 12 positions of 16: found at once, or after many places.
+                let (a, b) = (next(1 << 16) as u32, next(1 << 16) as u32);
+                let miss = [a & b, a, a | b][next(3)];
+                let want = (from..until)
+                    .find(|&q| mask(sorted[q]) & miss == 0)
+                    .unwrap_or(until);
+                assert_eq!(f.first_missing(from, until, miss), want, "{from}..{until}");
             }
         }
     }

@@ -37,7 +37,12 @@ fn main() {
         majority_bonus: 1,
         ..Rules::default()
     };
+    // ONLY=kaixin or ONLY=western: that rule set alone (for a profiler).
+    let only = std::env::var("ONLY").ok();
     for (name, rules) in [("kaixin", kaixin), ("western", western)] {
+        if only.as_deref().is_some_and(|o| o != name) {
+            continue;
+        }
         // Trained once and kept in a file, so that runs compare on the same tables.
         // Lines `class lane value hands`, class 16 for all hands.
         let path = std::env::temp_dir().join(format!("ev_profile_{name}_classes.txt"));

@@ -339,8 +339,9 @@ impl<'a> Scorer<'a> {
     /// Against one opponent: P(win all three lanes), P(lose all three) and the units the
     /// opponent collects over the three lanes when it wins all three (over the classes:
     /// only when a doubled scoop pays them again, else 0; lanes independent: the sum of the
-    /// lanes' expected units paid when lost).
-    #[inline]
+    /// lanes' expected units paid when lost). Always inlined: the extension's build kept it
+    /// a call of its own, its four results passed through memory.
+    #[inline(always)]
     fn joint_events(&self, f: &Feat, m: &Feat, b: &Feat) -> (f64, f64, f64, f64) {
         if let Some(rows) = self.rows {
             let row = |lane: usize, r: u32| rows[lane].get(r as usize).unwrap_or(&NO_ROW);

@@ -329,20 +329,26 @@ impl HandSplits {
 
     /// The arrangement of a split, each lane's cards high to low.
     pub fn arrangement(&self, s: &Split) -> Arrangement {
-        // Each lane's cards high to low (rank, then suit), for display.
-        let lane = |mask: u16| -> Vec<Card> {
-            let mut cards: Vec<Card> = (0..13)
-                .filter(|i| mask & (1 << i) != 0)
-                .map(|i| self.cards[i])
-                .collect();
-            cards.sort_unstable_by(|a, b| b.cmp(a));
-            cards
-        };
         Arrangement {
-            front: lane(s.front).try_into().expect("3 cards"),
-            middle: lane(s.middle).try_into().expect("5 cards"),
-            back: lane(s.back).try_into().expect("5 cards"),
+            front: self.lane_cards(s.front),
+            middle: self.lane_cards(s.middle),
+            back: self.lane_cards(s.back),
         }
+    }
+
+    /// The `N` cards at the positions of `mask` (exactly `N` of them), high to low (rank,
+    /// then suit), for display: in place, without allocating (`solve` makes one a call).
+    fn lane_cards<const N: usize>(&self, mask: u16) -> [Card; N] {
+        debug_assert_eq!(mask.count_ones() as usize, N);
+        let mut at = [0usize; N];
+        let mut bits = mask;
+        for slot in &mut at {
+            *slot = bits.trailing_zeros() as usize;
+            bits &= bits.wrapping_sub(1);
+        }
+        let mut cards = at.map(|i| self.cards[i]);
+        cards.sort_unstable_by(|a, b| b.cmp(a));
+        cards
     }
 }
 

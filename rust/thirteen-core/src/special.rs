@@ -7,6 +7,7 @@ use crate::arrange::Arrangement;
 use crate::card::Card;
 use crate::eval::{evaluate3, evaluate5, HandValue};
 use crate::rules::{Rules, SPECIAL_KEYS};
+use crate::split::{pick, sorted_desc};
 
 /// Index of each special in canonical order (high to low), as in [`SPECIAL_KEYS`].
 #[allow(missing_docs)]
@@ -119,24 +120,6 @@ impl Positions {
 fn five_subsets() -> &'static [u16] {
     static SUBSETS: OnceLock<Vec<u16>> = OnceLock::new();
     SUBSETS.get_or_init(|| (0u16..1 << 13).filter(|m| m.count_ones() == 5).collect())
-}
-
-fn pick<const N: usize>(cards: &[Card; 13], mask: u16) -> [Card; N] {
-    let mut out = [cards[0]; N];
-    let mut k = 0;
-    for (i, &c) in cards.iter().enumerate() {
-        if mask & (1 << i) != 0 {
-            out[k] = c;
-            k += 1;
-        }
-    }
-    out
-}
-
-/// Cards of a lane sorted by descending (rank, suit), for display and tie-breaks.
-fn sorted_desc<const N: usize>(mut lane: [Card; N]) -> [Card; N] {
-    lane.sort_unstable_by(|a, b| b.cmp(a));
-    lane
 }
 
 type Candidate = ([HandValue; 3], [u8; 13], Arrangement);

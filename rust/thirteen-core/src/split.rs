@@ -329,27 +329,32 @@ impl HandSplits {
 
     /// The arrangement of a split, each lane's cards high to low.
     pub fn arrangement(&self, s: &Split) -> Arrangement {
+        let cards = &self.cards;
         Arrangement {
-            front: self.lane_cards(s.front),
-            middle: self.lane_cards(s.middle),
-            back: self.lane_cards(s.back),
+            front: sorted_desc(pick(cards, s.front)),
+            middle: sorted_desc(pick(cards, s.middle)),
+            back: sorted_desc(pick(cards, s.back)),
         }
     }
+}
 
-    /// The `N` cards at the positions of `mask` (exactly `N` of them), high to low (rank,
-    /// then suit), for display: in place, without allocating (`solve` makes one a call).
-    fn lane_cards<const N: usize>(&self, mask: u16) -> [Card; N] {
-        debug_assert_eq!(mask.count_ones() as usize, N);
-        let mut at = [0usize; N];
-        let mut bits = mask;
-        for slot in &mut at {
-            *slot = bits.trailing_zeros() as usize;
-            bits &= bits.wrapping_sub(1);
+/// The `N` cards at the positions of `mask` (which holds `N`), in position order.
+pub(crate) fn pick<const N: usize>(cards: &[Card; 13], mask: u16) -> [Card; N] {
+    let mut out = [cards[0]; N];
+    let mut k = 0;
+    for (i, &c) in cards.iter().enumerate() {
+        if mask & (1 << i) != 0 {
+            out[k] = c;
+            k += 1;
         }
-        let mut cards = at.map(|i| self.cards[i]);
-        cards.sort_unstable_by(|a, b| b.cmp(a));
-        cards
     }
+    out
+}
+
+/// Cards of a lane sorted by descending (rank, suit), for display and tie-breaks.
+pub(crate) fn sorted_desc<const N: usize>(mut lane: [Card; N]) -> [Card; N] {
+    lane.sort_unstable_by(|a, b| b.cmp(a));
+    lane
 }
 
 /// Which splits are on the Pareto front of their lane values (back, middle, front).

@@ -600,6 +600,34 @@ mod tests {
     use super::*;
 
     #[test]
+    fn factor_table_holds_every_group() {
+        // Card removal's groups over every value of either deck, both wheels: the places
+        // their factors take fit the table read without checks (FACTORS), with room to
+        // spare: 71 rank and open-card chances, then one place per group of straights,
+        // flushes, straight flushes and, with the extra diamonds, five of a kind (28 such
+        // groups of the standard deck's 5-card values, 44 with the extra diamonds).
+        for deck in [DeckKind::Standard, DeckKind::ExtraDiamonds] {
+            for wheel in [Wheel::Low, Wheel::Second] {
+                let (five, three) = values_by_size(deck, wheel);
+                for (values, size, lanes) in [(&five, 5, 2), (&three, 3, 1)] {
+                    let n = values.len();
+                    let cum: Vec<f64> = (0..=n).map(|i| i as f64 / n as f64).collect();
+                    let above: Vec<f64> = (0..=n).map(|i| (n - i) as f64).collect();
+                    let curve = || crate::removal::LaneCurve {
+                        values,
+                        cum_below: &cum,
+                        above_from: &above,
+                    };
+                    let curves: Vec<_> = (0..lanes).map(|_| curve()).collect();
+                    let needed = Groups::new(&curves, size).factors_needed();
+                    assert!(needed <= 71 + 44, "{deck:?} {wheel:?} {size}: {needed}");
+                    assert!(needed <= crate::removal::FACTORS);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn every_value_is_enumerated() {
         // 7,462 distinct 5-card values and 455 3-card values (RULES.md 3), on separate scales.
         assert_eq!(

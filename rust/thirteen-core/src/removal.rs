@@ -168,6 +168,12 @@ fn rank_at(k: u8, r: u8) -> usize {
 const OPEN_AT: u16 = 65;
 const OTHERS_AT: u16 = OPEN_AT + 6;
 
+/// Places in [`Chances::factors_into`]'s table: one per `u8` index, so that a group's
+/// gather needs no bounds check. The values of both decks have at most 44 groups of other
+/// recipes (`factor_table_holds_every_group`); tables whose groups would not fit weigh
+/// nothing (card removal off, [`Groups::weights_into`]).
+pub(crate) const FACTORS: usize = 256;
+
 /// For a recipe that names ranks only, where its `ρ`'s factors sit in [`Chances`]: its two
 /// ranks' chances and its open cards' (`None` for the other recipes).
 fn reads(recipe: Recipe) -> Option<[u8; 3]> {
@@ -212,12 +218,15 @@ impl Chances {
 
     /// The factors [`Groups::weights_into`] reads by a group's [`Groups::gather`]: the rank
     /// chances, then the open cards' ([`OPEN_AT`]), then one `ρ` per group of another recipe
-    /// ([`OTHERS_AT`] on, in `others`' order).
+    /// ([`OTHERS_AT`] on, in `others`' order), zeros after them, [`FACTORS`] in all (`others`
+    /// beyond that are left out: [`Groups::new`] marks such groups as not fitting).
     fn factors_into(&self, others: &[(u16, Recipe)], out: &mut Vec<f64>) {
         out.clear();
         out.extend_from_slice(&self.ranks);
         out.extend_from_slice(&self.open);
-        out.extend(others.iter().map(|&(_, r)| self.rho(r)));
+        let room = FACTORS - OTHERS_AT as usize;
+        out.extend(others.iter().take(room).map(|&(_, r)| self.rho(r)));
+        out.resize(FACTORS, 0.0);
     }
 
     /// The group's `ρ`.
@@ -258,7 +267,9 @@ pub(crate) struct Groups {
     /// Per group, where its `ρ`'s three factors sit in [`Chances::factors_into`]'s table:
     /// when its recipe names ranks only, its [`reads`] (the open cards' after the ranks');
     /// else its own `ρ`, times two factors of one.
-    gather: Vec<[u16; 3]>,
+    gather: Vec<[u8; 3]>,
+    /// Whether every group's factors have a place in the table (false: card removal off).
+    fits: bool,
     /// The groups whose recipe names more than ranks (straights, flushes, straight flushes),
     /// with their recipes.
     others: Vec<(u16, Recipe)>,
@@ -329,25 +340,35 @@ impl Groups {
             .filter(|(_, &r)| reads(r).is_none())
             .map(|(g, &r)| (g as u16, r))
             .collect();
-        // A rank named no times and no open cards are chances of one (exactly 1.0). Groups
-        // are at most a lane table's values, far fewer than 65,536 (values are checked).
-        let mut other = OTHERS_AT;
+        // A rank named no times and no open cards are chances of one (exactly 1.0). The
+        // rank-only reads are below `OTHERS_AT` (at most 64 and 65 + 5); another recipe's
+        // place past the table's end is taken as 0 and the groups marked as not fitting.
+        let fits = OTHERS_AT as usize + others.len() <= FACTORS;
+        let mut other = OTHERS_AT as usize;
         let gather = recipes
             .iter()
             .map(|&r| match reads(r) {
-                Some([a, b, open]) => [a as u16, b as u16, OPEN_AT + open as u16],
+                Some([a, b, open]) => [a, b, OPEN_AT as u8 + open],
                 None => {
-                    other = other.saturating_add(1);
-                    [other - 1, 0, OPEN_AT]
+                    other += 1;
+                    [u8::try_from(other - 1).unwrap_or(0), 0, OPEN_AT as u8]
                 }
             })
             .collect();
         Groups {
             gather,
+            fits,
             others,
             keys,
             lanes: shares,
         }
+    }
+
+    /// Places its factors take in [`Chances::factors_into`]'s table (at most [`FACTORS`]
+    /// for the groups to fit).
+    #[cfg(test)]
+    pub(crate) fn factors_needed(&self) -> usize {
+        OTHERS_AT as usize + self.others.len()
     }
 
     /// Where raw value `v` sits: its group's index with [`OWN`], or, when no lane has a
@@ -399,6 +420,9 @@ impl Groups {
     /// hand to hand: no allocation once they have grown); false when a lane weighs nothing
     /// (`out` is then not to be read).
     pub(crate) fn weights_into(&self, chances: &Chances, out: &mut GroupWeights) -> bool {
+        if !self.fits {
+            return false;
+        }
         chances.factors_into(&self.others, &mut out.factors);
         out.lanes.resize_with(self.lanes.len(), Weights::default);
         // The middle's and back's sums in one pass (their chains interleave).
@@ -420,7 +444,7 @@ impl Groups {
 /// weighted total is not positive gets an infinite scale (it weighs nothing).
 fn sums<const L: usize>(
     shares: [&Shares; L],
-    gather: &[[u16; 3]],
+    gather: &[[u8; 3]],
     factors: &[f64],
     rho: &mut Vec<f64>,
     out: [&mut Weights; L],
@@ -445,7 +469,11 @@ fn sums<const L: usize>(
         below[0] = 0.0;
         before[0] = 0.0;
     }
-    let factor = |i: u16| factors.get(i as usize).copied().unwrap_or(0.0);
+    // A `u8` index into [`FACTORS`] places: no check per read. A table of another length,
+    // which `factors_into` never makes, reads as zeros (the lanes then weigh nothing).
+    static ZEROS: [f64; FACTORS] = [0.0; FACTORS];
+    let table: &[f64; FACTORS] = factors.try_into().unwrap_or(&ZEROS);
+    let factor = |i: u8| table[i as usize];
     let (mut up, mut units) = ([0.0f64; L], [0.0f64; L]);
     for (g, &[a, b, c]) in gather.iter().enumerate() {
         let r = factor(a) * factor(b) * factor(c);

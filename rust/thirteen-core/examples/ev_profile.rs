@@ -7,7 +7,7 @@ use thirteen_core::deal::{rng_for, shuffle};
 use thirteen_core::lanes::{LaneCounts, LaneTables};
 use thirteen_core::model::{Context, Role};
 use thirteen_core::rules::{BonusKind, Rules};
-use thirteen_core::search::{best_splits, Distinct, SearchStats};
+use thirteen_core::search::{best_splits, best_splits_above, Distinct, Need, SearchStats};
 use thirteen_core::solve::solve_mc;
 use thirteen_core::split::HandSplits;
 use thirteen_core::train::build_tables;
@@ -37,10 +37,29 @@ fn main() {
         majority_bonus: 1,
         ..Rules::default()
     };
-    // ONLY=kaixin or ONLY=western: that rule set alone (for a profiler).
+    // Royalties without a home run (bianfeng's), and plain lane units 1, 2, 3 (luosong's).
+    let bianfeng = Rules {
+        home_run: (BonusKind::None, 0, 0),
+        ..kaixin.clone()
+    };
+    let mut plain = [[1i64; 10]; 3];
+    plain[1] = [2; 10];
+    plain[2] = [3; 10];
+    let luosong = Rules {
+        lane_values: plain,
+        ..bianfeng.clone()
+    };
+    // ONLY=kaixin, western, bianfeng or luosong: that rule set alone (for a profiler);
+    // the last two only when named.
     let only = std::env::var("ONLY").ok();
-    for (name, rules) in [("kaixin", kaixin), ("western", western)] {
-        if only.as_deref().is_some_and(|o| o != name) {
+    for (name, rules) in [
+        ("kaixin", kaixin),
+        ("western", western),
+        ("bianfeng", bianfeng),
+        ("luosong", luosong),
+    ] {
+        let named_only = matches!(name, "bianfeng" | "luosong");
+        if only.as_deref().map_or(named_only, |o| o != name) {
             continue;
         }
         // Trained once and kept in a file, so that runs compare on the same tables.
@@ -124,8 +143,9 @@ fn main() {
             })
             .collect();
         // The best split of one hand, counting into `st`.
-        let search = |s: &HandSplits, st: &mut SearchStats| {
-            best_splits(
+        // The same, keeping only splits worth more than `above`.
+        let search_above = |s: &HandSplits, above: f64, st: &mut SearchStats| {
+            best_splits_above(
                 s.cards(),
                 s.five_values(),
                 s.three_values(),
@@ -136,9 +156,12 @@ fn main() {
                 ctx,
                 1,
                 Distinct::No,
+                above,
+                Need::default(),
                 st,
-            );
+            )
         };
+        let search = |s: &HandSplits, st: &mut SearchStats| search_above(s, f64::NEG_INFINITY, st);
         // SLOW=k: only the hands whose search visits at least k backs (the slow tail); FAST=k:
         // only those that visit at most k (the typical hand, where fixed costs weigh most).
         // HAND="9s Kh ...": that hand alone.
@@ -205,6 +228,143 @@ fn main() {
                 "first p50 {:.1} µs, least of next two p50 {:.1}",
                 a[a.len() / 2],
                 b[b.len() / 2]
+            );
+            continue;
+        }
+        // ANALYSE=1: where the best split's back sits in the walk: its place, whether it is in
+        // the first back's group (category and primary ranks) and its place from that group's
+        // end (its weakest back).
+        if env("ANALYSE", 0) == 1 {
+            let masks: Vec<u32> = (0u32..1 << 13).filter(|m| m.count_ones() == 5).collect();
+            let mut hist_pos = [0usize; 8];
+            let (mut same_group_first, mut last_of_group, mut n_tot) = (0, 0, 0);
+            let mut from_end_hist = [0usize; 6];
+            let mut group_sizes = 0usize;
+            for h in &hands {
+                let s = HandSplits::new(h, rules.wheel);
+                let v5 = s.five_values();
+                let mut order: Vec<usize> = (0..masks.len()).collect();
+                order.sort_by_key(|&i| {
+                    std::cmp::Reverse(((v5[i].raw() as u64) << 32) | masks[i] as u64)
+                });
+                let bi = search(&s, &mut SearchStats::default())[0].subsets.2;
+                let pos = order.iter().position(|&i| i == bi).unwrap();
+                let b = [0usize, 1, 2, 4, 8, 16, 64, 10000]
+                    .iter()
+                    .position(|&t| pos < t)
+                    .unwrap_or(7);
+                hist_pos[b] += 1;
+                let grp = |i: usize| v5[i].raw() >> 14;
+                let g = grp(bi);
+                let members: Vec<usize> = order.iter().copied().filter(|&i| grp(i) == g).collect();
+                let at = members.iter().position(|&i| i == bi).unwrap();
+                let from_end = members.len() - 1 - at;
+                from_end_hist[from_end.min(5)] += 1;
+                group_sizes += members.len();
+                if grp(order[0]) == g {
+                    same_group_first += 1;
+                }
+                if from_end == 0 {
+                    last_of_group += 1;
+                }
+                n_tot += 1;
+            }
+            println!(
+                "{name}: the best split's back at walk place <1, <2, <4, <8, <16, <64, more: \
+                 {:?}; in the first back's group {same_group_first}, the last of its group \
+                 {last_of_group}; places from its group's end 0 to 5 and more: \
+                 {from_end_hist:?}; mean group size {:.1} ({n_tot} hands)",
+                &hist_pos[1..],
+                group_sizes as f64 / n_tot as f64
+            );
+            continue;
+        }
+        // WEIGHTS=n: card removal's weights alone, n passes over the hands (for a profiler).
+        if let Ok(n) = std::env::var("WEIGHTS") {
+            let mut buffer = tables.removal(&hands[0], &rules).unwrap_or_default();
+            let start = Instant::now();
+            let passes: usize = n.parse().expect("WEIGHTS: a count");
+            for _ in 0..passes {
+                for h in &hands {
+                    tables.removal_into(h, &rules, &mut buffer);
+                }
+            }
+            println!(
+                "{name}: weights {:.2} µs a hand",
+                start.elapsed().as_secs_f64() * 1e6 / (hands.len() * passes) as f64
+            );
+            continue;
+        }
+        // SEEDED=1: each hand searched with its best split's own score as the floor (less a
+        // hair), against the plain search, hand by hand in turn, least of three each: what
+        // a perfect first guess would save.
+        if env("SEEDED", 0) == 1 {
+            let mut plain_t = Vec::new();
+            let mut seeded_t = Vec::new();
+            let (mut v0, mut v1, mut s0, mut s1) = (0, 0, 0, 0);
+            for h in &hands {
+                let s = HandSplits::new(h, rules.wheel);
+                let run = |above: f64, st: &mut SearchStats| search_above(&s, above, st);
+                let mut st = SearchStats::default();
+                let best = run(f64::NEG_INFINITY, &mut st)[0].expected;
+                v0 += st.visited;
+                s0 += st.scored;
+                let mut st = SearchStats::default();
+                run(best - 1e-9, &mut st);
+                v1 += st.visited;
+                s1 += st.scored;
+                for (k, out) in [(0, &mut plain_t), (1, &mut seeded_t)] {
+                    let above = if k == 0 {
+                        f64::NEG_INFINITY
+                    } else {
+                        best - 1e-9
+                    };
+                    let mut least = f64::MAX;
+                    for _ in 0..3 {
+                        let t = Instant::now();
+                        run(above, &mut SearchStats::default());
+                        least = least.min(t.elapsed().as_secs_f64() * 1e6);
+                    }
+                    out.push(least);
+                }
+            }
+            for x in [&mut plain_t, &mut seeded_t] {
+                x.sort_by(|a, b| a.partial_cmp(b).unwrap());
+            }
+            let q = |x: &Vec<f64>, p: f64| x[(p * x.len() as f64) as usize];
+            let n = hands.len();
+            println!(
+                "{name}: plain p50 {:.1} p90 {:.1} p99 {:.1} µs, visited {:.1} scored {:.1}; \
+                 seeded p50 {:.1} p90 {:.1} p99 {:.1}, visited {:.1} scored {:.1}",
+                q(&plain_t, 0.5),
+                q(&plain_t, 0.9),
+                q(&plain_t, 0.99),
+                v0 as f64 / n as f64,
+                s0 as f64 / n as f64,
+                q(&seeded_t, 0.5),
+                q(&seeded_t, 0.9),
+                q(&seeded_t, 0.99),
+                v1 as f64 / n as f64,
+                s1 as f64 / n as f64
+            );
+            continue;
+        }
+        // WARM=n: each hand evaluated and searched n times in a row, and nothing else (the
+        // regime of `speed.py`, which takes the least of three calls, for a profiler).
+        if let Ok(n) = std::env::var("WARM") {
+            let n: usize = n.parse().expect("WARM: a count");
+            let start = Instant::now();
+            for h in &hands {
+                for _ in 0..n {
+                    search(
+                        &HandSplits::new(h, rules.wheel),
+                        &mut SearchStats::default(),
+                    );
+                }
+            }
+            println!(
+                "{name}: warm, {:.2} µs a search",
+                start.elapsed().as_secs_f64() * 1e6 / (hands.len() * n) as f64
             );
             continue;
         }
@@ -321,14 +481,20 @@ fn main() {
         let mean = |x: &[f64]| x.iter().sum::<f64>() / x.len() as f64;
         // Into one buffer, as the search does (no allocation once it has grown).
         let mut buffer = tables.removal(&hands[0], &rules).unwrap_or_default();
-        let start = Instant::now();
+        // The least of five passes over the hands (the machine is shared).
         let mut kept = 0usize;
-        for h in &hands {
-            kept += tables.removal_into(h, &rules, &mut buffer) as usize;
+        let mut least = f64::MAX;
+        for _ in 0..5 {
+            kept = 0;
+            let start = Instant::now();
+            for h in &hands {
+                kept += tables.removal_into(h, &rules, &mut buffer) as usize;
+            }
+            least = least.min(start.elapsed().as_secs_f64());
         }
         println!(
-            "  card removal's weights alone: {:.2} µs a hand ({kept})",
-            start.elapsed().as_secs_f64() * 1e6 / hands.len() as f64
+            "  card removal's weights alone: {:.2} µs a hand ({kept}, least of five passes)",
+            least * 1e6 / hands.len() as f64
         );
         with.sort_by(|a, b| a.partial_cmp(b).unwrap());
         without.sort_by(|a, b| a.partial_cmp(b).unwrap());

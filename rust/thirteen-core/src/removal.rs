@@ -169,9 +169,9 @@ const OPEN_AT: u16 = 65;
 const OTHERS_AT: u16 = OPEN_AT + 6;
 
 /// Places in [`Chances::factors_into`]'s table: one per `u8` index, so that a group's
-/// gather needs no bounds check. The values of both decks have at most 44 groups of other
-/// recipes (`factor_table_holds_every_group`); tables whose groups would not fit weigh
-/// nothing (card removal off, [`Groups::weights_into`]).
+/// gather needs no bounds check. The values of a deck under a wheel have at most 44 groups
+/// of other recipes (`factor_table_holds_every_group`); tables whose groups would not fit
+/// (185 or more) weigh nothing (card removal off, [`Groups::weights_into`]).
 pub(crate) const FACTORS: usize = 256;
 
 /// For a recipe that names ranks only, where its `ρ`'s factors sit in [`Chances`]: its two
@@ -218,13 +218,14 @@ impl Chances {
 
     /// The factors [`Groups::weights_into`] reads by a group's [`Groups::gather`]: the rank
     /// chances, then the open cards' ([`OPEN_AT`]), then one `ρ` per group of another recipe
-    /// ([`OTHERS_AT`] on, in `others`' order), zeros after them, [`FACTORS`] in all (`others`
-    /// beyond that are left out: [`Groups::new`] marks such groups as not fitting).
+    /// ([`OTHERS_AT`] on, in `others`' order), zeros after them, [`FACTORS`] in all, the last
+    /// always a zero (`others` beyond it are left out: [`Groups::new`] marks such groups as
+    /// not fitting).
     fn factors_into(&self, others: &[(u16, Recipe)], out: &mut Vec<f64>) {
         out.clear();
         out.extend_from_slice(&self.ranks);
         out.extend_from_slice(&self.open);
-        let room = FACTORS - OTHERS_AT as usize;
+        let room = FACTORS - 1 - OTHERS_AT as usize;
         out.extend(others.iter().take(room).map(|&(_, r)| self.rho(r)));
         out.resize(FACTORS, 0.0);
     }
@@ -341,14 +342,23 @@ impl Groups {
             .map(|(g, &r)| (g as u16, r))
             .collect();
         // A rank named no times and no open cards are chances of one (exactly 1.0). The
-        // rank-only reads are below `OTHERS_AT` (at most 64 and 65 + 5); another recipe's
-        // place past the table's end is taken as 0 and the groups marked as not fitting.
-        let fits = OTHERS_AT as usize + others.len() <= FACTORS;
+        // rank-only reads are below `OTHERS_AT` (at most 64 and 65 + 5); the table's last
+        // place is kept a zero, read for an open count no lane has (a value no hand has, as
+        // reads past the table's end did). Groups of other recipes past it do not fit:
+        // their index is never read (`weights_into` gives up first).
+        let fits = OTHERS_AT as usize + others.len() < FACTORS;
+        let open_at = |open: u8| {
+            if open <= 5 {
+                OPEN_AT as u8 + open
+            } else {
+                (FACTORS - 1) as u8
+            }
+        };
         let mut other = OTHERS_AT as usize;
         let gather = recipes
             .iter()
             .map(|&r| match reads(r) {
-                Some([a, b, open]) => [a, b, OPEN_AT as u8 + open],
+                Some([a, b, open]) => [a, b, open_at(open)],
                 None => {
                     other += 1;
                     [u8::try_from(other - 1).unwrap_or(0), 0, OPEN_AT as u8]
@@ -364,11 +374,11 @@ impl Groups {
         }
     }
 
-    /// Places its factors take in [`Chances::factors_into`]'s table (at most [`FACTORS`]
-    /// for the groups to fit).
+    /// Places its factors take in [`Chances::factors_into`]'s table (fewer than
+    /// [`FACTORS`] for the groups to fit), and whether they fit.
     #[cfg(test)]
-    pub(crate) fn factors_needed(&self) -> usize {
-        OTHERS_AT as usize + self.others.len()
+    pub(crate) fn factors_needed(&self) -> (usize, bool) {
+        (OTHERS_AT as usize + self.others.len(), self.fits)
     }
 
     /// Where raw value `v` sits: its group's index with [`OWN`], or, when no lane has a

@@ -6,6 +6,7 @@ use thirteen_core::card::{Card, DeckKind};
 use thirteen_core::deal::{rng_for, shuffle};
 use thirteen_core::lanes::{LaneCounts, LaneTables};
 use thirteen_core::model::{Context, Role};
+use thirteen_core::removal::Removal;
 use thirteen_core::rules::{BonusKind, Rules};
 use thirteen_core::search::{best_splits, best_splits_above, Distinct, Need, SearchStats};
 use thirteen_core::solve::solve_mc;
@@ -17,6 +18,11 @@ fn env(name: &str, default: usize) -> usize {
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(default)
+}
+
+/// The `p`-quantile of times sorted in rising order.
+fn quantile(sorted: &[f64], p: f64) -> f64 {
+    sorted[((p * sorted.len() as f64) as usize).min(sorted.len() - 1)]
 }
 
 fn main() {
@@ -163,6 +169,16 @@ fn main() {
             )
         };
         let search = |s: &HandSplits, st: &mut SearchStats| search_above(s, f64::NEG_INFINITY, st);
+        // Card removal's weights of each hand into one buffer, as the search does (no
+        // allocation once it has grown): the seconds taken and how many hands have weights.
+        let weights_pass = |hands: &[[Card; 13]], buffer: &mut Removal| {
+            let start = Instant::now();
+            let kept = hands
+                .iter()
+                .filter(|h| tables.removal_into(&h[..], &rules, buffer))
+                .count();
+            (start.elapsed().as_secs_f64(), kept)
+        };
         // SLOW=k: only the hands whose search visits at least k backs (the slow tail); FAST=k:
         // only those that visit at most k (the typical hand, where fixed costs weigh most).
         // HAND="9s Kh ...": that hand alone.
@@ -282,17 +298,14 @@ fn main() {
         }
         // WEIGHTS=n: card removal's weights alone, n passes over the hands (for a profiler).
         if let Ok(n) = std::env::var("WEIGHTS") {
-            let mut buffer = tables.removal(&hands[0], &rules).unwrap_or_default();
-            let start = Instant::now();
+            let mut buffer = Removal::default();
             let passes: usize = n.parse().expect("WEIGHTS: a count");
-            for _ in 0..passes {
-                for h in &hands {
-                    tables.removal_into(h, &rules, &mut buffer);
-                }
-            }
+            let spent: f64 = (0..passes)
+                .map(|_| weights_pass(&hands, &mut buffer).0)
+                .sum();
             println!(
                 "{name}: weights {:.2} µs a hand",
-                start.elapsed().as_secs_f64() * 1e6 / (hands.len() * passes) as f64
+                spent * 1e6 / (hands.len() * passes) as f64
             );
             continue;
         }
@@ -310,16 +323,12 @@ fn main() {
                 let best = run(f64::NEG_INFINITY, &mut st)[0].expected;
                 v0 += st.visited;
                 s0 += st.scored;
+                let floor = best - 1e-9;
                 let mut st = SearchStats::default();
-                run(best - 1e-9, &mut st);
+                run(floor, &mut st);
                 v1 += st.visited;
                 s1 += st.scored;
-                for (k, out) in [(0, &mut plain_t), (1, &mut seeded_t)] {
-                    let above = if k == 0 {
-                        f64::NEG_INFINITY
-                    } else {
-                        best - 1e-9
-                    };
+                for (above, out) in [(f64::NEG_INFINITY, &mut plain_t), (floor, &mut seeded_t)] {
                     let mut least = f64::MAX;
                     for _ in 0..3 {
                         let t = Instant::now();
@@ -332,7 +341,7 @@ fn main() {
             for x in [&mut plain_t, &mut seeded_t] {
                 x.sort_by(|a, b| a.partial_cmp(b).unwrap());
             }
-            let q = |x: &Vec<f64>, p: f64| x[(p * x.len() as f64) as usize];
+            let q = quantile;
             let n = hands.len();
             println!(
                 "{name}: plain p50 {:.1} p90 {:.1} p99 {:.1} µs, visited {:.1} scored {:.1}; \
@@ -404,7 +413,7 @@ fn main() {
             })
             .collect();
         once.sort_by(|a, b| a.partial_cmp(b).unwrap());
-        let at = |q: f64| once[(q * once.len() as f64) as usize];
+        let at = |q: f64| quantile(&once, q);
         println!(
             "  both, each hand once: p50 {:.1} µs, p90 {:.1}, p99 {:.1}",
             at(0.5),
@@ -480,18 +489,12 @@ fn main() {
             }
         }
         let mean = |x: &[f64]| x.iter().sum::<f64>() / x.len() as f64;
-        // Into one buffer, as the search does (no allocation once it has grown).
-        let mut buffer = tables.removal(&hands[0], &rules).unwrap_or_default();
         // The least of five passes over the hands (the machine is shared).
-        let mut kept = 0usize;
-        let mut least = f64::MAX;
+        let mut buffer = Removal::default();
+        let (mut least, mut kept) = (f64::MAX, 0);
         for _ in 0..5 {
-            kept = 0;
-            let start = Instant::now();
-            for h in &hands {
-                kept += tables.removal_into(h, &rules, &mut buffer) as usize;
-            }
-            least = least.min(start.elapsed().as_secs_f64());
+            let (spent, k) = weights_pass(&hands, &mut buffer);
+            (least, kept) = (least.min(spent), k);
         }
         println!(
             "  card removal's weights alone: {:.2} µs a hand ({kept}, least of five passes)",
@@ -499,7 +502,7 @@ fn main() {
         );
         with.sort_by(|a, b| a.partial_cmp(b).unwrap());
         without.sort_by(|a, b| a.partial_cmp(b).unwrap());
-        let q = |x: &[f64], p: f64| x[(p * x.len() as f64) as usize];
+        let q = quantile;
         println!(
             "  card removal on / off, in turn: mean {:.1} / {:.1} µs, p50 {:.1} / {:.1}, p99 {:.1} / {:.1}",
             mean(&with),

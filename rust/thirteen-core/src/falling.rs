@@ -677,17 +677,20 @@ mod tests {
         }
     }
 
+    /// The next state of a 64-bit linear congruential generator (the tests' random draws).
+    fn lcg(x: &mut u64) -> u64 {
+        *x = x
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        *x
+    }
+
     #[test]
     fn holders_are_the_masks_transposed() {
         // Every position of 16, the sign bit's included, against one bit read at a time.
         let mut x = 99u64;
         for _ in 0..2000 {
-            let masks: [u16; 16] = std::array::from_fn(|_| {
-                x = x
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                (x >> 40) as u16
-            });
+            let masks: [u16; 16] = std::array::from_fn(|_| (lcg(&mut x) >> 40) as u16);
             let got = holders16(&masks);
             for (p, &bits) in got.iter().enumerate() {
                 for (i, &m) in masks.iter().enumerate() {
@@ -704,12 +707,7 @@ mod tests {
         // other masks; the answers against a plain scan of a sorted copy.
         let mut f = Falling::default();
         let mut x = 12345u64;
-        let mut next = |k: usize| {
-            x = x
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (x >> 33) as usize % k
-        };
+        let mut next = |k: usize| (lcg(&mut x) >> 33) as usize % k;
         for round in 0..4u32 {
             let n = 150 + 40 * round as usize;
             let values: Vec<HandValue> = (0..n as u32)

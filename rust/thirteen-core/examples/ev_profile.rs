@@ -434,16 +434,20 @@ fn main() {
             })
             .collect();
         if let Ok(k) = std::env::var("SHOW") {
-            // The hands with the most backs visited.
-            let mut by: Vec<(usize, usize)> = per
-                .iter()
-                .enumerate()
-                .map(|(i, p)| (p.1.visited, i))
-                .collect();
-            by.sort();
-            for &(v, i) in by.iter().rev().take(k.parse().unwrap_or(3)) {
+            // The slowest hands, with what their searches did.
+            let mut by: Vec<usize> = (0..per.len()).collect();
+            by.sort_by(|&a, &b| per[b].0.total_cmp(&per[a].0));
+            for &i in by.iter().take(k.parse().unwrap_or(3)) {
                 let h: Vec<String> = hands[i].iter().map(|c| c.to_string()).collect();
-                println!("  visited {v}: {}", h.join(" "));
+                let (t, st) = per[i];
+                println!(
+                    "  {:.1} µs, visited {}, backs {}, scored {}: {}",
+                    t * 1e6,
+                    st.visited,
+                    st.backs,
+                    st.scored,
+                    h.join(" ")
+                );
             }
         }
         per.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());

@@ -108,7 +108,7 @@ impl Category {
 }
 
 const CAT_SHIFT: u32 = 28;
-const PRIMARY_SHIFT: u32 = 14;
+pub(crate) const PRIMARY_SHIFT: u32 = 14;
 const LOW_MASK: u32 = (1 << PRIMARY_SHIFT) - 1;
 const WHEEL_MASK: u16 = 0b1_0000_0000_1111;
 

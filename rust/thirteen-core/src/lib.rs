@@ -18,6 +18,7 @@ pub mod model;
 pub mod money;
 pub mod removal;
 pub mod rules;
+mod runs;
 pub mod score;
 pub mod search;
 pub mod solve;

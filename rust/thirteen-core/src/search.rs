@@ -52,6 +52,19 @@
 //!   value: a value fixes its ranks, so the two leave the same ranks, the same (front,
 //!   middle) values and the same scores, and a later split must beat the best found
 //!   strictly (and, distinct, its twin of the same three values);
+//! * with 13 cards, one split asked for and lane values that never fall, the backs of one
+//!   category and deciding ranks that all hold the same cards (one pair, two pair, trips
+//!   or quads whose ranks the hand holds exactly that often: a run, [`crate::runs`]) are
+//!   searched front first when the walk meets the first of them: each front from the cap
+//!   that misses the held cards, in falling value, until `score(front, strongest five
+//!   missing the held cards, the run's first back)` cannot beat the best found; per
+//!   front, its ways to give the back its kickers from the positions left (the middle
+//!   takes the rest), strongest middle first, a way kept when its back beats the back of
+//!   every stronger way kept, each scored until its bound with the run's first back
+//!   cannot beat the best found. The run's other backs are then passed, and the first
+//!   back after them takes `ub1`. A run of 100 to 165 backs of one pair, whose bounds lie
+//!   within a few thousandths of a unit of the best split, is visited back by back
+//!   otherwise;
 //! * with 13 cards and more splits asked for, the exact `ub2` and the legal pairs come
 //!   from the back's 56 pairs ([`crate::split::rest_pairs`]) in one branch-free pass, and
 //!   every legal pair is scored;
@@ -100,6 +113,7 @@ use crate::model::{
 };
 use crate::removal::Removal;
 use crate::rules::Rules;
+use crate::runs::Run;
 use crate::split::ThreeKeys;
 
 /// The 5- and 3-position subsets of `n` positions (masks in increasing order).
@@ -467,6 +481,8 @@ pub struct SearchStats {
     pub backs: usize,
     /// Splits scored exactly.
     pub scored: usize,
+    /// Runs of backs searched front first.
+    pub runs: usize,
 }
 
 /// The `top` best splits by expected units, best first (ties: first found), from the values
@@ -713,12 +729,20 @@ pub fn best_splits_above(
         // of this value searched so far.
         let twins = Twins::new(cards).filter(|_| (top == 1 || distinct.any()) && free);
         let mut held: Vec<u64> = Vec::new();
+        // The last run of backs searched front first: its later backs are passed, and the
+        // first back after them takes `ub1` whatever its place.
+        let mut passing: Option<Run> = None;
+        let mut run_passed = false;
         for at in 0..order.len() {
             let key = order.at(at);
             let bi = falling::index(key);
             let (mb, vb) = (falling::mask(key), v5[bi]);
             if at > 0 && falling::value(order.at(at - 1)) != vb.raw() {
                 run_start = at;
+            }
+            if passing.is_some_and(|run| run.holds(vb.raw())) {
+                run_passed = true;
+                continue;
             }
             let full = seeded || best.len() == top;
             stats.visited += 1;
@@ -739,7 +763,8 @@ pub fn best_splits_above(
             if prune && full {
                 // The middle cap: the first five from this back's value down that some five
                 // at least it and at most this back misses (`mid`, moving forward only).
-                let check = n > 13 || at % UB1_EVERY == 0;
+                let check = n > 13 || at % UB1_EVERY == 0 || run_passed;
+                run_passed = false;
                 if check {
                     let mut p = mid.max(run_start);
                     while p < order.len() {
@@ -805,6 +830,55 @@ pub fn best_splits_above(
             // With 13 cards (and nothing placed) the back's 56 splits come from a table; with
             // more, or cards placed, its middles come from the walk.
             let pairs = (n == 13 && free).then(|| crate::split::rest_pairs(bi));
+            // 13 cards, one split asked for: a run of backs that differ only in their
+            // kickers, searched front first (module docs), then passed. A legal split with
+            // a back at most this one has its front at the cap or after.
+            let run = match pairs {
+                Some(_) if monotone && top == 1 && prune => Run::of(cards, vb),
+                _ => None,
+            };
+            if let Some(run) = run {
+                passing = Some(run);
+                stats.runs += 1;
+                let held = run.held();
+                let q0 = order.first_missing(at, order.len(), held);
+                if q0 == order.len() {
+                    continue;
+                }
+                let top_mf = lazy(falling::index(order.at(q0)), Lane::Middle);
+                let bf = lazy(bi, Lane::Back);
+                let mut r = cap;
+                let mut ways = [(0, 0, 0); crate::runs::MOST_WAYS];
+                while let Some(fk) = fronts.next_missing(&mut r, fronts.len(), held) {
+                    let fi = falling::index(fk);
+                    let ff = lazy(fi, Lane::Front);
+                    if (seeded || best.len() == top) && scorer.score(&ff, &top_mf, &bf) <= floor {
+                        break;
+                    }
+                    let mut high = 0u32;
+                    for &(k, mi, b) in run
+                        .splits(falling::mask(fk), falling::value(fk), v5, &mut ways)
+                        .iter()
+                    {
+                        let (mi, b, vb2) = (mi as usize, b as usize, k as u32);
+                        if vb2 <= high {
+                            continue;
+                        }
+                        let mf = lazy(mi, Lane::Middle);
+                        if (seeded || best.len() == top) && scorer.score(&ff, &mf, &bf) <= floor {
+                            break;
+                        }
+                        high = vb2;
+                        stats.scored += 1;
+                        let e = scorer.score(&ff, &mf, &lazy(b, Lane::Back));
+                        offer((fi, mi, b), e, &mut best, &mut floor);
+                        if vb2 == vb.raw() {
+                            break;
+                        }
+                    }
+                }
+                continue;
+            }
             // 13 cards, one split asked for or distinct ones: a value fixes its ranks, so
             // every back of one value leaves the same ranks. When neither of two such backs
             // leaves a flush (five of one suit) or a five of the back's own value, their
@@ -1480,6 +1554,89 @@ mod tests {
             // The bounds cut the work, with falling lane values too.
             assert!(scored * 10 < legal, "{scored} of {legal} splits scored");
         }
+    }
+
+    #[test]
+    fn runs_of_backs_searched_front_first_equal_a_full_scan() {
+        // Hands of five to seven ranks: many one-pair, two-pair and trips backs that differ
+        // only in their kickers (runs searched front first), quads, and runs the walk
+        // searches back by back (a rank held three times under a pair's run, a full house).
+        // A quarter from the deck with extra diamonds (a pair may be one card held twice).
+        let mut rng = rng_for(29);
+        let mut fronts_first = 0;
+        for rules in variants().into_iter().filter(lane_values_monotone) {
+            let counts = build_tables(&rules, 4, 300, 2, 3);
+            let tables = LaneTables::from_counts(&counts, &rules);
+            for i in 0..24 {
+                let deck = if i % 4 == 3 {
+                    DeckKind::ExtraDiamonds
+                } else {
+                    DeckKind::Standard
+                };
+                let h = crate::runs::few_ranks(&mut rng, deck, 5 + i % 3);
+                let role = if rules.mode == Mode::Banker {
+                    Role::Banker
+                } else {
+                    Role::Player
+                };
+                let ctx = Context {
+                    players: 2 + i % 3,
+                    role,
+                };
+                let s = HandSplits::new(&h, rules.wheel);
+                let removal = tables.removal(&h, &rules);
+                let mut all: Vec<f64> = ev_all(&s, &rules, &tables, ctx)
+                    .iter()
+                    .map(|c| c.expected)
+                    .collect();
+                all.sort_by(|a, b| b.partial_cmp(a).unwrap());
+                let mut floors = vec![f64::NEG_INFINITY, all[0] + 1e-6];
+                if let Some(k) = (1..all.len()).find(|&k| all[0] - all[k] > 1e-6) {
+                    floors.push((all[0] + all[k]) / 2.0);
+                }
+                for above in floors {
+                    let mut stats = SearchStats::default();
+                    let got = best_splits_above(
+                        s.cards(),
+                        s.five_values(),
+                        s.three_values(),
+                        Some(s.three_keys()),
+                        &rules,
+                        &tables,
+                        removal.as_ref(),
+                        ctx,
+                        1,
+                        Distinct::No,
+                        above,
+                        Need::default(),
+                        &mut stats,
+                    );
+                    fronts_first += stats.runs;
+                    if above > all[0] {
+                        assert!(got.is_empty(), "nothing above the best");
+                        continue;
+                    }
+                    assert_eq!(got.len(), 1);
+                    assert!(
+                        (got[0].expected - all[0]).abs() < 1e-9,
+                        "{} vs {}",
+                        got[0].expected,
+                        all[0]
+                    );
+                    let (f, m, b) = got[0].subsets;
+                    let (vf, vm, vb) =
+                        (s.three_values()[f], s.five_values()[m], s.five_values()[b]);
+                    assert!(vf <= vm && vm <= vb, "legal");
+                    let (mf, mm, mb) = s.masks(f, m, b);
+                    assert_eq!(mf | mm | mb, 0x1fff, "every card placed once");
+                }
+            }
+        }
+        // The runs were searched front first (not only passed by the bounds).
+        assert!(
+            fronts_first > 100,
+            "{fronts_first} runs searched front first"
+        );
     }
 
     #[test]

@@ -9,7 +9,8 @@
 //!
 //! Searched front first instead, the run is a small problem per front: with the run's held
 //! cards and the front placed, the positions left (8 with a pair, 6 with two pair or quads,
-//! 7 with trips) go to the middle and the back's kickers, 56, 6 or 7... ways at most
+//! 7 with trips) go to the middle and the back's kickers: at most 56 ways (one pair, three
+//! kickers of 8), 21 (trips, two of 7) or 6 (two pair or quads, one of 6)
 //! ([`Run::splits`]). Those ways are the run's splits with that front, each once.
 
 use crate::card::Card;
@@ -94,7 +95,9 @@ impl Run {
         let mut way = |kicks: u32| {
             let (bi, mi) = (subset_index(self.held | kicks), subset_index(rest & !kicks));
             let (vb, vm) = (v5[bi].raw(), v5[mi].raw());
-            if self.holds(vb) && (vm < vb || (vm == vb && mi >= bi)) && vf <= vm && n < MOST_WAYS {
+            if self.holds(vb) && (vm < vb || (vm == vb && mi >= bi)) && vf <= vm {
+                // At most C(8, 3) ways: the held cards and the front leave 8 positions or
+                // fewer.
                 out[n] = ((vm as u64) << 32 | vb as u64, mi as u16, bi as u16);
                 n += 1;
             }

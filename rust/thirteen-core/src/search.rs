@@ -56,15 +56,17 @@
 //!   category and deciding ranks that all hold the same cards (one pair, two pair, trips
 //!   or quads whose ranks the hand holds exactly that often: a run, [`crate::runs`]) are
 //!   searched front first when the walk meets the first of them: each front from the cap
-//!   that misses the held cards, in falling value, until `score(front, strongest five
-//!   missing the held cards, the run's first back)` cannot beat the best found; per
-//!   front, its ways to give the back its kickers from the positions left (the middle
-//!   takes the rest), strongest middle first, a way kept when its back beats the back of
-//!   every stronger way kept, each scored until its bound with the run's first back
-//!   cannot beat the best found. The run's other backs are then passed, and the first
-//!   back after them takes `ub1`. A run of 100 to 165 backs of one pair, whose bounds lie
-//!   within a few thousandths of a unit of the best split, is visited back by back
-//!   otherwise;
+//!   that misses the held cards, in falling value, until `score(front, the first five
+//!   from the run's first back down that misses the held cards, the run's first back)`
+//!   cannot beat the best found (every middle of the run's splits is at most that five);
+//!   per front, its ways to give the back its kickers from the positions left (the
+//!   middle takes the rest), strongest middle first, a way kept when its back beats the
+//!   back of every stronger way kept, each scored until its bound with the run's first
+//!   back cannot beat the best found, or until a way's back is the run's first back's
+//!   value (no later way's back can beat it). The run's other backs are then passed, and
+//!   the first back after them takes `ub1`. Back by back, a run of 100 to 165 backs of
+//!   one pair, whose bounds lie within a few thousandths of a unit of the best split,
+//!   was visited one back at a time;
 //! * with 13 cards and more splits asked for, the exact `ub2` and the legal pairs come
 //!   from the back's 56 pairs ([`crate::split::rest_pairs`]) in one branch-free pass, and
 //!   every legal pair is scored;
@@ -1561,19 +1563,20 @@ mod tests {
         // Hands of five to seven ranks: many one-pair, two-pair and trips backs that differ
         // only in their kickers (runs searched front first), quads, and runs the walk
         // searches back by back (a rank held three times under a pair's run, a full house).
-        // A quarter from the deck with extra diamonds (a pair may be one card held twice).
+        // Each rule set also with the deck of extra diamonds (a pair may be one card held
+        // twice), its tables built for that deck.
         let mut rng = rng_for(29);
-        let mut fronts_first = 0;
-        for rules in variants().into_iter().filter(lane_values_monotone) {
+        let (mut fronts_first, mut best_in_run) = (0, 0);
+        let decks = [DeckKind::Standard, DeckKind::ExtraDiamonds];
+        let sets = variants()
+            .into_iter()
+            .flat_map(|r| decks.map(|deck| Rules { deck, ..r.clone() }))
+            .filter(lane_values_monotone);
+        for rules in sets {
             let counts = build_tables(&rules, 4, 300, 2, 3);
             let tables = LaneTables::from_counts(&counts, &rules);
-            for i in 0..24 {
-                let deck = if i % 4 == 3 {
-                    DeckKind::ExtraDiamonds
-                } else {
-                    DeckKind::Standard
-                };
-                let h = crate::runs::few_ranks(&mut rng, deck, 5 + i % 3);
+            for i in 0..120 {
+                let h = crate::runs::few_ranks(&mut rng, rules.deck, 5 + i % 3);
                 let role = if rules.mode == Mode::Banker {
                     Role::Banker
                 } else {
@@ -1590,11 +1593,15 @@ mod tests {
                     .map(|c| c.expected)
                     .collect();
                 all.sort_by(|a, b| b.partial_cmp(a).unwrap());
-                let mut floors = vec![f64::NEG_INFINITY, all[0] + 1e-6];
+                let mut floors = vec![
+                    (f64::NEG_INFINITY, Distinct::No),
+                    (f64::NEG_INFINITY, Distinct::Values),
+                    (all[0] + 1e-6, Distinct::No),
+                ];
                 if let Some(k) = (1..all.len()).find(|&k| all[0] - all[k] > 1e-6) {
-                    floors.push((all[0] + all[k]) / 2.0);
+                    floors.push(((all[0] + all[k]) / 2.0, Distinct::No));
                 }
-                for above in floors {
+                for (above, mode) in floors {
                     let mut stats = SearchStats::default();
                     let got = best_splits_above(
                         s.cards(),
@@ -1606,7 +1613,7 @@ mod tests {
                         removal.as_ref(),
                         ctx,
                         1,
-                        Distinct::No,
+                        mode,
                         above,
                         Need::default(),
                         &mut stats,
@@ -1629,9 +1636,15 @@ mod tests {
                     assert!(vf <= vm && vm <= vb, "legal");
                     let (mf, mm, mb) = s.masks(f, m, b);
                     assert_eq!(mf | mm | mb, 0x1fff, "every card placed once");
+                    best_in_run += crate::runs::Run::of(&h, vb).is_some() as usize;
                 }
             }
         }
+        // Many best splits have a back of a run searched front first.
+        assert!(
+            best_in_run > 300,
+            "{best_in_run} best splits with a back of a run"
+        );
         // The runs were searched front first (not only passed by the bounds).
         assert!(
             fronts_first > 100,

@@ -15,6 +15,7 @@
 
 use crate::card::Card;
 use crate::eval::{Category, HandValue, PRIMARY_SHIFT};
+use crate::search::middle_under;
 use crate::split::{subset_index, ALL_POSITIONS};
 
 /// Most ways to give a run's back its kickers, with one front placed: `C(8, 3)`.
@@ -70,8 +71,8 @@ impl Run {
 
     /// The run's legal splits with the front at positions `front` (13 positions, the front
     /// missing [`Run::held`]) of value `vf`: each way to give the back its kickers from the
-    /// positions left whose back is of the run, with a middle at most the back (of equal
-    /// value, placed no earlier: the walk's rule) and at least the front; written to `out`,
+    /// positions left whose back is of the run, with a middle under the back
+    /// ([`middle_under`], one split listed) and at least the front; written to `out`,
     /// strongest middle first (equal middles: stronger back first). `v5`: the values of the
     /// hand's 5-position subsets.
     pub(crate) fn splits<'a>(
@@ -95,7 +96,7 @@ impl Run {
         let mut way = |kicks: u32| {
             let (bi, mi) = (subset_index(self.held | kicks), subset_index(rest & !kicks));
             let (vb, vm) = (v5[bi].raw(), v5[mi].raw());
-            if self.holds(vb) && (vm < vb || (vm == vb && mi >= bi)) && vf <= vm {
+            if self.holds(vb) && middle_under(vm, mi, vb, bi, false) && vf <= vm {
                 // At most C(8, 3) ways: the held cards and the front leave 8 positions or
                 // fewer.
                 out[n] = ((vm as u64) << 32 | vb as u64, mi as u16, bi as u16);

@@ -64,9 +64,9 @@
 //!   back of every stronger way kept, each scored until its bound with the run's first
 //!   back cannot beat the best found, or until a way's back is the run's first back's
 //!   value (no later way's back can beat it). The run's other backs are then passed, and
-//!   the first back after them takes `ub1`. Back by back, a run of 100 to 165 backs of
-//!   one pair, whose bounds lie within a few thousandths of a unit of the best split,
-//!   was visited one back at a time;
+//!   the first back after them takes `ub1`. (The walk visited each back of such a run
+//!   before: in the slowest hands 100 to 165 backs of one pair, whose bounds lie within a
+//!   few thousandths of a unit of the best split);
 //! * with 13 cards and more splits asked for, the exact `ub2` and the legal pairs come
 //!   from the back's 56 pairs ([`crate::split::rest_pairs`]) in one branch-free pass, and
 //!   every legal pair is scored;
@@ -388,6 +388,16 @@ pub struct Candidate {
     pub subsets: (usize, usize, usize),
     /// Expected units.
     pub expected: f64,
+}
+
+/// Whether a middle of value `vm` (subset `mi`) may sit under a back of value `vb` (subset
+/// `bi`): weaker, or of equal value, where the pair is met from both sides and one is kept
+/// (the middle placed no earlier), unless `both` (more than one split listed with equal
+/// values allowed: swapped, the two are two arrangements). Branch-free (`&`, `|`): the
+/// 13-card pass tests every pair.
+#[inline(always)]
+pub(crate) fn middle_under(vm: u32, mi: usize, vb: u32, bi: usize, both: bool) -> bool {
+    (vm < vb) | ((vm == vb) & (both | (mi >= bi)))
 }
 
 /// The best splits found so far (ties: first found): a list kept best first, or, for many
@@ -900,10 +910,7 @@ pub fn best_splits_above(
                     covered = Some(vb);
                 }
             }
-            // Equal middle and back: the pair is met from both sides; keep one, unless more
-            // than one split is listed with equal values allowed (swapped, the two are two
-            // arrangements). Branch-free (`&`, `|`): the 13-card pass below tests every pair.
-            let legal_mid = |mi: usize| (v5[mi] < vb) | ((v5[mi] == vb) & (both | (mi >= bi)));
+            let legal_mid = |mi: usize| middle_under(v5[mi].raw(), mi, vb.raw(), bi, both);
             // A legal (front, middle) pair for this back: the middle under it, the front no
             // stronger than the middle.
             let legal_pair = |fi: usize, mi: usize| legal_mid(mi) & (v3[fi] <= v5[mi]);
@@ -1272,6 +1279,36 @@ mod tests {
         seen.len() == found.len()
     }
 
+    /// The search on a 13-card hand's splits with its own card removal, nothing placed,
+    /// for the `top` splits above `above` (`f64::NEG_INFINITY`: [`best_splits`]).
+    #[allow(clippy::too_many_arguments)]
+    fn search_hand(
+        s: &HandSplits,
+        rules: &Rules,
+        tables: &LaneTables,
+        ctx: Context,
+        top: usize,
+        mode: Distinct,
+        above: f64,
+        stats: &mut SearchStats,
+    ) -> Vec<Candidate> {
+        best_splits_above(
+            s.cards(),
+            s.five_values(),
+            s.three_values(),
+            Some(s.three_keys()),
+            rules,
+            tables,
+            tables.removal(s.cards(), rules).as_ref(),
+            ctx,
+            top,
+            mode,
+            above,
+            Need::default(),
+            stats,
+        )
+    }
+
     fn random_hand(rng: &mut rand_chacha::ChaCha20Rng, deck: DeckKind, n: usize) -> Vec<Card> {
         let mut cards = deck.cards();
         shuffle(&mut cards, rng);
@@ -1475,17 +1512,14 @@ mod tests {
                         ];
                         for (want, mode) in modes {
                             let mut stats = SearchStats::default();
-                            let top = best_splits(
-                                s.cards(),
-                                s.five_values(),
-                                s.three_values(),
-                                Some(s.three_keys()),
+                            let top = search_hand(
+                                &s,
                                 &rules,
                                 tables,
-                                tables.removal(&h, &rules).as_ref(),
                                 ctx,
                                 want,
                                 mode,
+                                f64::NEG_INFINITY,
                                 &mut stats,
                             );
                             let expect = match mode {
@@ -1522,20 +1556,8 @@ mod tests {
                                     continue;
                                 }
                                 for above in [(hi + lo) / 2.0, expect[0] + 1e-6] {
-                                    let got = best_splits_above(
-                                        s.cards(),
-                                        s.five_values(),
-                                        s.three_values(),
-                                        Some(s.three_keys()),
-                                        &rules,
-                                        tables,
-                                        tables.removal(&h, &rules).as_ref(),
-                                        ctx,
-                                        want,
-                                        mode,
-                                        above,
-                                        Need::default(),
-                                        &mut stats,
+                                    let got = search_hand(
+                                        &s, &rules, tables, ctx, want, mode, above, &mut stats,
                                     );
                                     let better: Vec<f64> =
                                         expect.iter().copied().filter(|&e| e > above).collect();
@@ -1587,7 +1609,6 @@ mod tests {
                     role,
                 };
                 let s = HandSplits::new(&h, rules.wheel);
-                let removal = tables.removal(&h, &rules);
                 let mut all: Vec<f64> = ev_all(&s, &rules, &tables, ctx)
                     .iter()
                     .map(|c| c.expected)
@@ -1603,21 +1624,7 @@ mod tests {
                 }
                 for (above, mode) in floors {
                     let mut stats = SearchStats::default();
-                    let got = best_splits_above(
-                        s.cards(),
-                        s.five_values(),
-                        s.three_values(),
-                        Some(s.three_keys()),
-                        &rules,
-                        &tables,
-                        removal.as_ref(),
-                        ctx,
-                        1,
-                        mode,
-                        above,
-                        Need::default(),
-                        &mut stats,
-                    );
+                    let got = search_hand(&s, &rules, &tables, ctx, 1, mode, above, &mut stats);
                     fronts_first += stats.runs;
                     if above > all[0] {
                         assert!(got.is_empty(), "nothing above the best");

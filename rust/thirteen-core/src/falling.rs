@@ -387,6 +387,47 @@ impl Falling {
         until
     }
 
+    /// The entry of the strongest subset at place `from` or after (a place already read
+    /// with [`Falling::at`]) that holds none of the positions of `mask` (equal values: the
+    /// higher mask, as the order has them), else `None`, found without sorting or building
+    /// any further: the places with bitsets from `from` on, tested 64 at a time, then the
+    /// other sorted places in order, then each bucket not sorted yet read whole, the
+    /// strongest bucket first (the first bucket that holds such a subset holds the
+    /// strongest). What a walk that stops far before it would sort and build to find it.
+    pub(crate) fn strongest_missing(&mut self, from: usize, mask: u32) -> Option<u64> {
+        debug_assert!(from < self.sorted);
+        if from < self.built {
+            let q = self.first_missing(from, self.built, mask);
+            if q < self.built {
+                return Some(self.keys[q]);
+            }
+        }
+        let clash = (mask as u64) << INDEX_BITS;
+        let sorted = &self.keys[from.max(self.built)..self.sorted];
+        if let Some(&key) = sorted.iter().find(|&&k| k & clash == 0) {
+            return Some(key);
+        }
+        for b in self.next..self.starts.len() - 1 {
+            let bucket = &self.keys[self.starts[b] as usize..self.starts[b + 1] as usize];
+            let strongest =
+                bucket.iter().fold(
+                    0u64,
+                    |best, &k| {
+                        if k & clash == 0 {
+                            best.max(k)
+                        } else {
+                            best
+                        }
+                    },
+                );
+            // A key is never 0: its mask holds some position.
+            if strongest != 0 {
+                return Some(strongest);
+            }
+        }
+        None
+    }
+
     /// The entry at the first place in `*from..until` whose subset holds none of the
     /// positions of `mask`, moving `*from` past it; `None` when there is none.
     #[inline]
@@ -475,6 +516,45 @@ impl Falling {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_strongest_subset_missing_a_mask_is_the_first_in_order_missing_it() {
+        // Random values over a few buckets, 5-position masks of 13 positions; each query
+        // after reading some places (some bitsets built, some buckets not sorted).
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
+        let masks: Vec<u32> = (0u32..1 << 13).filter(|m| m.count_ones() == 5).collect();
+        let mut f = Falling::default();
+        let mut g = Falling::default();
+        for round in 0..200 {
+            let values: Vec<HandValue> = (0..masks.len())
+                .map(|_| {
+                    HandValue(
+                        rng.random_range(0..8u32) << 28 | rng.random_range(0..1u32 << 16) << 6,
+                    )
+                })
+                .collect();
+            f.fill(&values, &tails(&masks));
+            g.fill(&values, &tails(&masks));
+            let from = rng.random_range(0..masks.len());
+            f.at(from);
+            if round % 2 == 0 {
+                f.first_missing(0, (from + 1).min(f.len()), 0x1fff);
+            }
+            for _ in 0..10 {
+                let mask = loop {
+                    let m = rng.random_range(1u32..1 << 13);
+                    if m.count_ones() <= 10 {
+                        break m;
+                    }
+                };
+                let want = (from..g.len())
+                    .map(|q| g.at(q))
+                    .find(|&k| self::mask(k) & mask == 0);
+                assert_eq!(f.strongest_missing(from, mask), want, "round {round}");
+            }
+        }
+    }
 
     #[test]
     fn reads_in_falling_order_with_masks_and_indices() {

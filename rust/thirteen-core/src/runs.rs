@@ -63,6 +63,23 @@ impl Run {
         self.held
     }
 
+    /// Whether no two held cards of `cards` (the hand the run was found in) are the same
+    /// card: the held cards of one rank then differ in suit, so no back of the run is a
+    /// flush (a card held twice, the extra diamonds, can break this).
+    pub(crate) fn unsuited(&self, cards: &[Card]) -> bool {
+        let mut seen = 0u128;
+        let mut m = self.held;
+        while m != 0 {
+            let bit = 1u128 << cards[m.trailing_zeros() as usize].code();
+            if seen & bit != 0 {
+                return false;
+            }
+            seen |= bit;
+            m &= m - 1;
+        }
+        true
+    }
+
     /// Whether a 5-card value is one of the run's (its category and deciding ranks).
     #[inline]
     pub(crate) fn holds(&self, v: u32) -> bool {
@@ -182,6 +199,21 @@ mod tests {
         let run = Run::of(&h, five(&h, "Kc Ks Kh Qc Th")).unwrap();
         assert_eq!(run.held(), 0b111);
         assert_eq!(Run::of(&h, five(&h, "Kc Ks Kh 8c 8h")), None);
+    }
+
+    #[test]
+    fn a_run_of_one_card_held_twice_may_have_flush_backs() {
+        // Two pair of jacks and nines: four different cards, no back of it a flush.
+        let h = hand("Jc Js 9s 9c 8c 8h Kh Qc Th 7d 6d 4d 3h");
+        assert!(Run::of(&h, five(&h, "Jc Js 9s 9c Kh"))
+            .unwrap()
+            .unsuited(&h));
+        // The extra diamonds: a pair of the jack of diamonds held twice, which with three
+        // more diamonds is a flush.
+        let h = hand("Jd Jd 9s 9c 8c 8h Kh Qc Th 7d 6d 4d 3h");
+        let run = Run::of(&h, five(&h, "Jd Jd Kh Qc Th")).unwrap();
+        assert_eq!(run.held(), 0b11);
+        assert!(!run.unsuited(&h));
     }
 
     #[test]

@@ -303,6 +303,19 @@ impl Twins {
     }
 }
 
+/// Whether some five of value `value`, at place `from` of `order` or after (the first place
+/// of that value), holds none of the positions of `mask`.
+fn own_value_missing(order: &mut Falling, from: usize, value: u32, mask: u32) -> bool {
+    let mut q = from;
+    while q < order.len() && falling::value(order.at(q)) == value {
+        if falling::mask(order.at(q)) & mask == 0 {
+            return true;
+        }
+        q += 1;
+    }
+    false
+}
+
 /// [`Rest::is_plain`] by reading the values of the back's 56 middles (the tests' oracle).
 #[cfg(test)]
 fn rest_is_plain(pairs: &[(u16, u16); 56], v5: &[HandValue], back: HandValue) -> bool {
@@ -495,6 +508,8 @@ pub struct SearchStats {
     pub scored: usize,
     /// Runs of backs searched front first.
     pub runs: usize,
+    /// Fronts of such runs passed as twins of the front before them.
+    pub twin_fronts: usize,
 }
 
 /// The `top` best splits by expected units, best first (ties: first found), from the values
@@ -767,7 +782,10 @@ pub fn best_splits_above(
                     held.clear();
                 }
                 let k = t.key(mb);
-                if held.contains(&k) {
+                // Unless a five of the back's own value misses it: such a middle sits under
+                // the later of two backs of its value only ([`middle_under`]), so that split
+                // of the later back is none of the earlier's.
+                if held.contains(&k) && !own_value_missing(order, run_start, vb.raw(), mb) {
                     continue;
                 }
                 held.push(k);
@@ -853,16 +871,36 @@ pub fn best_splits_above(
                 passing = Some(run);
                 stats.runs += 1;
                 let held = run.held();
-                let q0 = order.first_missing(at, order.len(), held);
-                if q0 == order.len() {
+                // Often far past the run's backs (a hand whose only aces are the run's
+                // holds fives without an ace only after every five with one), so found
+                // without sorting the walk's order that far.
+                let Some(q0) = order.strongest_missing(at, held) else {
                     continue;
-                }
-                let top_mf = lazy(falling::index(order.at(q0)), Lane::Middle);
+                };
+                let top_mf = lazy(falling::index(q0), Lane::Middle);
                 let bf = lazy(bi, Lane::Back);
                 let mut r = cap;
                 let mut ways = [(0, 0, 0); crate::runs::MOST_WAYS];
+                // Twin fronts: the value of the last front whose rest (the positions the
+                // held cards and the front leave) holds no five of one suit, when no back of
+                // the run can be a flush (its held cards of one rank differ in suit).
+                let twins = run.unsuited(cards);
+                let mut twin: Option<u32> = None;
                 while let Some(fk) = fronts.next_missing(&mut r, fronts.len(), held) {
                     let fi = falling::index(fk);
+                    // A front of the value of the front before it holds the same ranks, so
+                    // its rest holds the same ranks too. When neither rest holds five of one
+                    // suit, no middle there is a flush, and the two fronts' ways have the
+                    // same middle and back values and score alike: a later split must beat
+                    // the best found strictly, so the later front is passed.
+                    if twins {
+                        let plain = rest_of.left_unsuited(held | falling::mask(fk)).is_some();
+                        if plain && twin == Some(falling::value(fk)) {
+                            stats.twin_fronts += 1;
+                            continue;
+                        }
+                        twin = plain.then_some(falling::value(fk));
+                    }
                     let ff = lazy(fi, Lane::Front);
                     if (seeded || best.len() == top) && scorer.score(&ff, &top_mf, &bf) <= floor {
                         break;
@@ -1588,7 +1626,7 @@ mod tests {
         // Each rule set also with the deck of extra diamonds (a pair may be one card held
         // twice), its tables built for that deck.
         let mut rng = rng_for(29);
-        let (mut fronts_first, mut best_in_run) = (0, 0);
+        let (mut fronts_first, mut best_in_run, mut twins) = (0, 0, 0);
         let decks = [DeckKind::Standard, DeckKind::ExtraDiamonds];
         let sets = variants()
             .into_iter()
@@ -1626,6 +1664,7 @@ mod tests {
                     let mut stats = SearchStats::default();
                     let got = search_hand(&s, &rules, &tables, ctx, 1, mode, above, &mut stats);
                     fronts_first += stats.runs;
+                    twins += stats.twin_fronts;
                     if above > all[0] {
                         assert!(got.is_empty(), "nothing above the best");
                         continue;
@@ -1652,11 +1691,82 @@ mod tests {
             best_in_run > 300,
             "{best_in_run} best splits with a back of a run"
         );
-        // The runs were searched front first (not only passed by the bounds).
+        // The runs were searched front first (not only passed by the bounds), and fronts
+        // of them passed as twins.
         assert!(
             fronts_first > 100,
             "{fronts_first} runs searched front first"
         );
+        assert!(twins > 100, "{twins} twin fronts passed");
+    }
+
+    #[test]
+    fn hands_holding_a_diamond_twice_equal_a_full_scan() {
+        // The extra diamonds: a pair of one diamond held twice, and many other diamonds of
+        // seven ranks, under every rule set. Two backs that hold the same cards are not
+        // twins when a five of their value misses them: that middle sits under the later
+        // back only (with straight flushes held twice, that split was lost before).
+        use rand::Rng;
+        let mut rng = rng_for(31);
+        let ctx = Context {
+            players: 4,
+            role: Role::Player,
+        };
+        for rules in variants() {
+            let rules = Rules {
+                deck: DeckKind::ExtraDiamonds,
+                ..rules
+            };
+            let counts = build_tables(&rules, 4, 300, 2, 3);
+            let tables = LaneTables::from_counts(&counts, &rules);
+            let role = if rules.mode == Mode::Banker {
+                Role::Banker
+            } else {
+                Role::Player
+            };
+            let ctx = Context { role, ..ctx };
+            for _ in 0..150 {
+                let mut ranks: Vec<u8> = (0..13).collect();
+                for i in (1..13).rev() {
+                    ranks.swap(i, rng.random_range(0..=i));
+                }
+                ranks.truncate(7);
+                let diamond = crate::card::Suit::Diamonds as u8;
+                let pair = Card::from_code(ranks[0] * 4 + diamond).unwrap();
+                let mut deck = DeckKind::ExtraDiamonds.cards();
+                shuffle(&mut deck, &mut rng);
+                let mut rest: Vec<Card> = deck
+                    .into_iter()
+                    .filter(|c| ranks.contains(&c.rank_index()) && *c != pair)
+                    .collect();
+                rest.sort_by_key(|c| (c.suit() != crate::card::Suit::Diamonds) as u8);
+                let diamonds = 3 + rng.random_range(0..5usize);
+                let mut h = vec![pair, pair];
+                h.extend(&rest[..diamonds]);
+                h.extend(&rest[diamonds..diamonds + 11 - diamonds]);
+                let h: [Card; 13] = h.try_into().unwrap();
+                let s = HandSplits::new(&h, rules.wheel);
+                let best = ev_all(&s, &rules, &tables, ctx)
+                    .iter()
+                    .map(|c| c.expected)
+                    .fold(f64::NEG_INFINITY, f64::max);
+                let got = search_hand(
+                    &s,
+                    &rules,
+                    &tables,
+                    ctx,
+                    1,
+                    Distinct::No,
+                    f64::NEG_INFINITY,
+                    &mut SearchStats::default(),
+                );
+                assert!(
+                    (got[0].expected - best).abs() < 1e-9,
+                    "{h:?}: {} against {best}",
+                    got[0].expected
+                );
+            }
+        }
     }
 
     #[test]

@@ -181,12 +181,17 @@ fn main() {
         };
         // SLOW=k: only the hands whose search visits at least k backs (the slow tail); FAST=k:
         // only those that visit at most k (the typical hand, where fixed costs weigh most).
-        // HAND="9s Kh ...": that hand alone.
+        // HAND="9s Kh ...": that hand alone (or hands separated by `;`).
         let hands: Vec<[Card; 13]> = match std::env::var("HAND") {
-            Ok(h) => vec![thirteen_core::card::parse_cards(&h)
-                .expect("HAND: 13 cards")
-                .try_into()
-                .expect("HAND: 13 cards")],
+            Ok(h) => h
+                .split(';')
+                .map(|one| {
+                    thirteen_core::card::parse_cards(one)
+                        .expect("HAND: 13 cards")
+                        .try_into()
+                        .expect("HAND: 13 cards")
+                })
+                .collect(),
             Err(_) => hands,
         };
         let hands: Vec<[Card; 13]> = match env("SLOW", 0) {

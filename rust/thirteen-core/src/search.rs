@@ -46,7 +46,13 @@
 //!   features are its value's, so a score of a (front, middle) pair of the values of one
 //!   already taken for this back is that one: the second `ub2` is not taken again when its
 //!   values are the first's, nor a front's bound when it is the `ub2` just taken, nor the
-//!   split's own score when its middle has the strongest middle's value (its bound);
+//!   split's own score when its middle has the strongest middle's value (its bound). A
+//!   frontier that has kept six fronts is met from the middles' side too, when the back's
+//!   strongest legal middles are at most four of one category and deciding ranks (a
+//!   straight that only the weakest fronts leave, say): if the next front with the
+//!   strongest middle outside them cannot beat the best found, their pairs are scored and
+//!   the frontier ends (a pair not reached has a front no stronger than that one, or was
+//!   met on the front side, and a middle among them or no stronger than that middle);
 //! * with 13 cards and one split (or distinct splits) asked for, a back of a value an
 //!   earlier back had is skipped when neither leaves a flush or a five of the back's own
 //!   value: a value fixes its ranks, so the two leave the same ranks, the same (front,
@@ -106,7 +112,7 @@ use std::sync::OnceLock;
 
 use crate::card::Card;
 use crate::error::Lane;
-use crate::eval::{Category, HandValue, Wheel};
+use crate::eval::{Category, HandValue, Wheel, PRIMARY_SHIFT};
 use crate::falling::{self, Falling};
 use crate::lanes::LaneTables;
 use crate::model::{
@@ -332,6 +338,80 @@ const _: () = assert!(126 % REACH_WAYS == 0, "every way read");
 
 /// With 13 cards, `ub1` is checked at every this many places of the walk (module docs).
 const UB1_EVERY: usize = 8;
+
+/// Fronts of a back's frontier scored before its strongest middles may be taken from the
+/// middles' side.
+const SIDE_AFTER: usize = 6;
+/// The most pairs of one category and deciding ranks of middle so taken.
+const SIDE_GROUP: usize = 4;
+
+/// A back's legal (front, middle) pairs, for taking its strongest middles first:
+/// `(middle value << 32 | front << 16 | middle)` per pair.
+struct MiddleSide {
+    keys: [u64; 56],
+    len: usize,
+    /// The pairs of the strongest group, strongest middle first.
+    group: [u64; SIDE_GROUP],
+}
+
+impl Default for MiddleSide {
+    fn default() -> Self {
+        MiddleSide {
+            keys: [0; 56],
+            len: 0,
+            group: [0; SIDE_GROUP],
+        }
+    }
+}
+
+impl MiddleSide {
+    /// The legal pairs of `pairs` (a back's 56).
+    fn fill(
+        &mut self,
+        pairs: &[(u16, u16)],
+        v5: &[HandValue],
+        legal: &impl Fn(usize, usize) -> bool,
+    ) {
+        for &(fi, mi) in pairs {
+            if legal(fi as usize, mi as usize) {
+                self.keys[self.len] =
+                    (v5[mi as usize].raw() as u64) << 32 | (fi as u64) << 16 | mi as u64;
+                self.len += 1;
+            }
+        }
+    }
+
+    /// The pairs whose middle is of the category and deciding ranks of the strongest
+    /// middle, when at most [`SIDE_GROUP`] (their count), and the middle of the strongest
+    /// pair after them (`None`: there is none).
+    fn strongest_group(&mut self) -> Option<(usize, Option<usize>)> {
+        let top = *self.keys[..self.len].iter().max()?;
+        let key = ((top >> 32) as u32) >> PRIMARY_SHIFT;
+        let mut n = 0;
+        let mut after = 0u64;
+        for &k in &self.keys[..self.len] {
+            if ((k >> 32) as u32) >> PRIMARY_SHIFT == key {
+                if n == SIDE_GROUP {
+                    return None;
+                }
+                self.group[n] = k;
+                n += 1;
+            } else {
+                after = after.max(k);
+            }
+        }
+        self.group[..n].sort_unstable_by(|x, y| y.cmp(x));
+        Some((n, (after != 0).then_some((after & 0xffff) as usize)))
+    }
+
+    /// The `(front, middle)` of the first `n` pairs of the strongest group, strongest
+    /// middle first.
+    fn pairs_of(&self, n: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.group[..n]
+            .iter()
+            .map(|&k| ((k >> 16 & 0xffff) as usize, (k & 0xffff) as usize))
+    }
+}
 
 /// The (front value, middle value) of the last few bounds that failed at a back: a later
 /// back (no stronger) whose bound would take a front and middle no stronger fails too.
@@ -760,6 +840,8 @@ pub fn best_splits_above(
         // first back after them takes `ub1` whatever its place.
         let mut passing: Option<Run> = None;
         let mut run_passed = false;
+        // The frontier's other side, refilled per back.
+        let mut side = MiddleSide::default();
         for at in 0..order.len() {
             let key = order.at(at);
             let bi = falling::index(key);
@@ -1128,8 +1210,16 @@ pub fn best_splits_above(
                     }
                 }
                 // The frontier: fronts missing the back in falling value, each kept when
-                // its middle is legal and beats every kept middle (`high`).
+                // its middle is legal and beats every kept middle (`high`). After the first
+                // few, the strongest middles may be taken from the other side: when the
+                // strongest middle left is one of a few of its category and deciding ranks
+                // (a straight that only the weakest fronts leave, say) and the front with
+                // the strongest middle after them cannot beat the best found, their pairs
+                // are scored, and every other pair is bounded by that: its front is this
+                // one or after it, and its middle is at most that middle.
                 let mut high: Option<u32> = None;
+                let mut kept = 0;
+                side.len = 0;
                 while let Some(fk) = fronts.next_missing(&mut r, fronts.len(), mb) {
                     let (fi, mi) = (
                         falling::index(fk),
@@ -1151,10 +1241,45 @@ pub fn best_splits_above(
                         }
                         break;
                     }
+                    if kept >= SIDE_AFTER && full {
+                        if side.len == 0 {
+                            side.fill(pairs, v5, &legal_pair);
+                        }
+                        if let Some((group, after)) = side.strongest_group() {
+                            let beaten = match after {
+                                Some(a) => scorer.score(&ff, &lazy(a, Lane::Middle), &bf) <= floor,
+                                None => true,
+                            };
+                            if beaten {
+                                // Strongest middle first; a pair whose front is one the
+                                // front side met (stronger than this front) was scored or
+                                // passed there, and one whose front is no stronger than
+                                // that of a stronger middle scored here is passed.
+                                let mut front_high = 0u32;
+                                for (sf, sm) in side.pairs_of(group) {
+                                    let vsf = v3[sf].raw();
+                                    if vsf > vf || (front_high != 0 && vsf <= front_high) {
+                                        continue;
+                                    }
+                                    front_high = vsf;
+                                    stats.scored += 1;
+                                    let e = exact(
+                                        &lazy(sf, Lane::Front),
+                                        &lazy(sm, Lane::Middle),
+                                        &bf,
+                                        (sf, sm, bi),
+                                    );
+                                    offer((sf, sm, bi), e, &mut best, &mut floor);
+                                }
+                                break;
+                            }
+                        }
+                    }
                     if high.is_none() {
                         stats.backs += 1;
                     }
                     high = Some(vm);
+                    kept += 1;
                     stats.scored += 1;
                     // A middle of the strongest's value: the split's score is the bound.
                     let e = if vm == top_value {

@@ -86,9 +86,13 @@
 //!   stronger than it that misses both), are found 64 places at a time. With one split (or
 //!   distinct ones) asked for, a middle of the same value as the one before it is skipped
 //!   (it leaves the same ranks, so fronts of the same values: a front's value is its
-//!   ranks'), and so is a back that holds the same cards as an earlier back of its value
-//!   (a card held twice, the extra diamonds: `Twins`); either's splits have the values of
-//!   splits already placed or bounded, and a later split must beat the best strictly.
+//!   ranks'): its splits have the values of splits already placed or bounded, and a
+//!   later split must beat the best strictly;
+//! * with nothing placed and one split (or distinct ones) asked for, a back that holds the
+//!   same cards as an earlier back of its value (a card held twice, the extra diamonds:
+//!   `Twins`) is skipped likewise, unless a five of its own value misses it: a middle of
+//!   the back's value sits under the later of two such fives only ([`middle_under`]), so
+//!   that split of the later back is none of the earlier's.
 //!
 //! When a lane's value falls as the category rises somewhere (a custom rule set), the
 //! score can fall as a lane's value rises, and the bounds above would not hold. They are
@@ -1860,15 +1864,17 @@ mod tests {
                 let pair = Card::from_code(ranks[0] * 4 + diamond).unwrap();
                 let mut deck = DeckKind::ExtraDiamonds.cards();
                 shuffle(&mut deck, &mut rng);
-                let mut rest: Vec<Card> = deck
+                let rest = deck
                     .into_iter()
-                    .filter(|c| ranks.contains(&c.rank_index()) && *c != pair)
-                    .collect();
-                rest.sort_by_key(|c| (c.suit() != crate::card::Suit::Diamonds) as u8);
-                let diamonds = 3 + rng.random_range(0..5usize);
+                    .filter(|c| ranks.contains(&c.rank_index()) && *c != pair);
+                // 3 to 11 more diamonds (11: every card a diamond), the rest other suits.
+                let (suited, other): (Vec<Card>, Vec<Card>) = rest
+                    .into_iter()
+                    .partition(|c| c.suit() == crate::card::Suit::Diamonds);
+                let diamonds = 3 + rng.random_range(0..9usize);
                 let mut h = vec![pair, pair];
-                h.extend(&rest[..diamonds]);
-                h.extend(&rest[diamonds..diamonds + 11 - diamonds]);
+                h.extend(&suited[..diamonds]);
+                h.extend(&other[..11 - diamonds]);
                 let h: [Card; 13] = h.try_into().unwrap();
                 let s = HandSplits::new(&h, rules.wheel);
                 let best = ev_all(&s, &rules, &tables, ctx)

@@ -162,16 +162,16 @@ fn class_row(
         if d.is_empty() {
             continue;
         }
-        let (mut w, t, mut u) = d.lookup(v);
-        let mut l = (1.0 - w - t).max(0.0);
-        match ties {
-            Ties::Drawn => {}
-            Ties::Mine => w += t,
-            Ties::Theirs => {
-                l += t;
-                u += t * units;
-            }
-        }
+        // P(win), P(lose) and the units lost from the cumulative sums as they are (not
+        // P(below) + P(equal)), so that each row moves with the value after rounding.
+        let (below, at_most, above) = d.cumulative(v);
+        let (w, l, u) = match ties {
+            Ties::Drawn => (below, 1.0 - at_most, above),
+            Ties::Mine => (at_most, 1.0 - at_most, above),
+            // A drawn lane pays the opponent's equal lane value.
+            Ties::Theirs => (below, 1.0 - below, above + (at_most - below) * units),
+        };
+        let l = l.max(0.0);
         let p = if lane == Lane::Front { weight[k] } else { 1.0 };
         r.w[k] = (w * p) as f32;
         r.l[k] = (l * p) as f32;
@@ -256,15 +256,21 @@ impl LaneDist {
         d
     }
 
-    /// `(P(below), P(equal), expected units the opponent collects when above)` for `v`.
+    /// `(P(below), P(at most), expected units the opponent collects when above)` for `v`:
+    /// entries of the cumulative sums, so that each never moves against `v`, and a value's
+    /// P(at most) is the next observed value's P(below), the same number (P(equal) is the
+    /// difference).
     #[inline]
-    pub fn lookup(&self, v: HandValue) -> (f64, f64, f64) {
+    pub fn cumulative(&self, v: HandValue) -> (f64, f64, f64) {
         let b = (v.raw() >> BUCKET_SHIFT) as usize;
         let (lo, hi) = (self.bucket[b] as usize, self.bucket[b + 1] as usize);
         let i = lo + self.values[lo..hi].partition_point(|&x| x < v);
-        let eq = i < self.values.len() && self.values[i] == v;
-        let tie = if eq { self.mass[i] } else { 0.0 };
-        (self.cum_below[i], tie, self.above_from[i + eq as usize])
+        let eq = (i < self.values.len() && self.values[i] == v) as usize;
+        (
+            self.cum_below[i],
+            self.cum_below[i + eq],
+            self.above_from[i + eq],
+        )
     }
 
     /// P(a value drawn from this distribution is above one drawn from `other`); 0 when
@@ -316,6 +322,7 @@ pub struct LaneTables {
 #[derive(Clone, Copy, Debug, Default)]
 struct Slot {
     key: u32,
+    /// Per lane: P(below), P(at most) and the units above ([`LaneDist::cumulative`]).
     lanes: [[f32; 3]; 3],
     /// The value's row in the class rows of its size (`u32::MAX`: none).
     row: u32,
@@ -453,8 +460,8 @@ impl LaneTables {
             slots[h] = Slot {
                 key: v,
                 lanes: std::array::from_fn(|i| {
-                    let (b, t, a) = tables.lanes[i].lookup(HandValue(v));
-                    [b as f32, t as f32, a as f32]
+                    let (b, m, a) = tables.lanes[i].cumulative(HandValue(v));
+                    [b as f32, m as f32, a as f32]
                 }),
                 row: row.map_or(u32::MAX, |r| r as u32),
                 group: std::array::from_fn(|i| tables.groups[i].locate(v)),
@@ -550,7 +557,8 @@ impl LaneTables {
             && self.groups[1].weights_into(&chances, &mut out.five)
     }
 
-    /// [`LaneTables::lookup_row`], weighed by `removal` when given.
+    /// `(P(below), P(at most), units above)` of `v` in `lane`, as [`LaneTables::entry`]
+    /// reads them, weighed by `removal` when given; and the value's class row.
     #[inline]
     pub(crate) fn lookup_removed(
         &self,
@@ -558,40 +566,42 @@ impl LaneTables {
         v: HandValue,
         removal: Option<&Removal>,
     ) -> ((f64, f64, f64), u32) {
-        let Some(removal) = removal else {
-            return self.lookup_row(lane, v);
-        };
         let (i, size) = (lane as usize, (lane != Lane::Front) as usize);
+        let ([b, m, a], row, at) = self.entry(lane, v);
+        let Some(removal) = removal else {
+            return ((b as f64, m as f64, a as f64), row);
+        };
         let groups = &self.groups[size];
-        let ([b, t, a], row, at) = self.entry(lane, v);
         let at = at.map_or_else(|| groups.locate(v.raw()), |g| g[size]);
         let weights = [&removal.front, &removal.five][size];
         (
-            groups.weigh(weights, i.saturating_sub(1), at, (b, t, a)),
+            groups.weigh(weights, i.saturating_sub(1), at, (b, m, a)),
             row,
         )
     }
 
-    /// The `(P(below), P(equal), units above)` of `v` in `lane`, its class row and where it
-    /// sits among the groups, from its slot; a value without one (none of the rules' deck)
-    /// is read from the lane's distribution, rounded as the slots are, so that every value's
-    /// features share one precision and stay in value order (rounding to nearest never
-    /// reverses an order), with no class row (`u32::MAX`) and its groups left to find.
+    /// The `(P(below), P(at most), units above)` of `v` in `lane`, its class row and where
+    /// it sits among the groups, from its slot; a value without one (none of the rules'
+    /// deck) is read from the lane's distribution, rounded as the slots are, so that every
+    /// value's features share one precision and stay in value order (rounding to nearest
+    /// never reverses an order; each is an entry of a cumulative sum, and a value's
+    /// P(at most) is the same number as the next value's P(below)), with no class row
+    /// (`u32::MAX`) and its groups left to find.
     #[inline]
     fn entry(&self, lane: Lane, v: HandValue) -> ([f32; 3], u32, Option<[u16; 2]>) {
         if let Some(slot) = self.slot(v) {
             return (slot.lanes[lane as usize], slot.row, Some(slot.group));
         }
-        let (b, t, a) = self.lanes[lane as usize].lookup(v);
-        ([b as f32, t as f32, a as f32], u32::MAX, None)
+        let (b, m, a) = self.lanes[lane as usize].cumulative(v);
+        ([b as f32, m as f32, a as f32], u32::MAX, None)
     }
 
     /// [`LaneTables::lookup`] and the value's index in the lane's [`ClassRows`]
     /// (`u32::MAX` when it has none).
     #[inline]
     pub fn lookup_row(&self, lane: Lane, v: HandValue) -> ((f64, f64, f64), u32) {
-        let ([b, t, a], row, _) = self.entry(lane, v);
-        ((b as f64, t as f64, a as f64), row)
+        let ([b, m, a], row, _) = self.entry(lane, v);
+        ((b as f64, m as f64 - b as f64, a as f64), row)
     }
 }
 
@@ -622,6 +632,77 @@ mod tests {
                     let (needed, fits) = Groups::new(&curves, size).factors_needed();
                     assert!(needed <= 71 + 44, "{deck:?} {wheel:?} {size}: {needed}");
                     assert!(fits, "{deck:?} {wheel:?} {size}");
+                }
+            }
+        }
+    }
+
+    /// Every term the model reads of a lane value (P(below), P(lose) and the units the
+    /// opponent collects, under each way a drawn lane goes, and the class rows) moves with
+    /// the value exactly as it rises, with no tolerance: the search's bounds rest on it
+    /// ([`crate::search`]). Taking P(at most) as P(below) + P(equal), rounded to single
+    /// precision, could put it one unit in the last place above the next value's P(below),
+    /// and the search then missed a full scan's best split by 1e-8 units (a banker who
+    /// wins ties).
+    #[test]
+    fn every_term_read_of_a_lane_value_moves_with_it() {
+        use crate::model::{features_worth, Role};
+        use crate::rules::BonusKind;
+        let banker = Rules {
+            mode: Mode::Banker,
+            banker_wins_ties: true,
+            lane_values: [[1; 10], [2; 10], [3; 10]],
+            scoop: (BonusKind::Double, 0),
+            ..Rules::default()
+        };
+        let held = crate::card::parse_cards("8d Js Qh 3s 6d Tc 3d Ks 2s 5c Qc Th 7d").unwrap();
+        for rules in [Rules::default(), banker] {
+            let counts = crate::train::build_tables(&rules, 4, 300, 2, 3);
+            let tables = LaneTables::from_counts(&counts, &rules);
+            let removal = tables.removal(&held, &rules);
+            assert!(removal.is_some() && tables.has_classes());
+            let (five, three) = values_by_size(rules.deck, rules.wheel);
+            let ties_pay = rules.banker_wins_ties;
+            for lane in Lane::ALL {
+                let values = if lane == Lane::Front { &three } else { &five };
+                for role in [Role::Player, Role::Banker] {
+                    // A player against a banker who wins ties pays its own units on a draw:
+                    // its score is not monotone and the search prunes nothing there.
+                    let whole = !(ties_pay && role == Role::Player);
+                    for weights in [None, removal.as_ref()] {
+                        let f = |v: u32| {
+                            features_worth(HandValue(v), lane, 1.0, &tables, &rules, role, weights)
+                        };
+                        for pair in values.windows(2) {
+                            let (a, b) = (f(pair[0]), f(pair[1]));
+                            let at = (lane, role, weights.is_some(), pair[1]);
+                            assert!(b.w >= a.w, "P(win) {at:?}: {} < {}", b.w, a.w);
+                            assert!(b.l <= a.l, "P(lose) {at:?}: {} > {}", b.l, a.l);
+                            if whole {
+                                assert!(b.gain >= a.gain, "gain {at:?}: {} < {}", b.gain, a.gain);
+                            }
+                        }
+                    }
+                }
+                let variants: &[Ties] = if ties_pay {
+                    &[Ties::Drawn, Ties::Mine, Ties::Theirs]
+                } else {
+                    &[Ties::Drawn]
+                };
+                for &ties in variants {
+                    let rows = &tables.class_rows(ties).unwrap()[lane as usize];
+                    let row = |v: u32| &rows[tables.lookup_row(lane, HandValue(v)).1 as usize];
+                    for pair in values.windows(2) {
+                        let (a, b) = (row(pair[0]), row(pair[1]));
+                        for k in 0..CLASSES {
+                            let at = (lane, ties, k, pair[1]);
+                            assert!(b.w[k] >= a.w[k], "row w {at:?}: {} < {}", b.w[k], a.w[k]);
+                            assert!(b.l[k] <= a.l[k], "row l {at:?}: {} > {}", b.l[k], a.l[k]);
+                            if ties != Ties::Theirs {
+                                assert!(b.u[k] <= a.u[k], "row u {at:?}: {} > {}", b.u[k], a.u[k]);
+                            }
+                        }
+                    }
                 }
             }
         }

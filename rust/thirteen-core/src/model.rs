@@ -6,6 +6,9 @@
 //! lanes or bonus units), the majority bonus and a home-run (全垒打) term; times the number
 //! of opponents met. Every term is non-decreasing in each lane's value when the lane values
 //! never fall as the category rises, which makes the pruned search of [`crate::search`] exact.
+//! After rounding too: a lane's P(win) and P(lose) are read from entries of the tables'
+//! cumulative sums (P(below), P(at most) = the next value's P(below)), never built from a
+//! P(equal), so that no term moves against the value by a unit in the last place.
 //!
 //! With card removal ([`crate::removal`]) each lane's outcome is weighed by the cards held:
 //! the opponent's lane is dealt from the unseen cards. The class rows below are not.
@@ -105,16 +108,16 @@ pub(crate) fn features_worth(
             ..Feat::default()
         };
     }
-    let ((mut w, mut t, above), row) = tables.lookup_removed(lane, value, removal);
-    let mut l = (1.0 - w - t).max(0.0);
+    // P(lose) is 1 − P(at most), not 1 − P(below) − P(equal): the former moves with the
+    // value after rounding (a value's P(at most) is the next one's P(below)).
+    let ((below, at_most, above), row) = tables.lookup_removed(lane, value, removal);
+    let (mut w, mut t, mut l) = (below, (at_most - below).max(0.0), (1.0 - at_most).max(0.0));
     let mut lose_units = above;
     if rules.mode == Mode::Banker && rules.banker_wins_ties {
         match role {
-            Role::Banker => {
-                w += t;
-            }
+            Role::Banker => w = at_most,
             Role::Player => {
-                l += t;
+                l = (1.0 - below).max(0.0);
                 // A drawn lane lost to the banker pays the banker's (equal) lane value.
                 lose_units += t * units;
             }

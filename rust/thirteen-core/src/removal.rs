@@ -393,35 +393,38 @@ impl Groups {
         }
     }
 
-    /// `(P(below), P(equal), expected units above)` in lane `lane` (of these groups) of a
-    /// value located at `at` whose unweighted ones are `(b, t, a)` (as the slots hold
-    /// them), under the hand's weights.
+    /// `(P(below), P(at most), expected units above)` in lane `lane` (of these groups) of a
+    /// value located at `at` whose unweighted ones are `(b, m, a)` (as the slots hold
+    /// them), under the hand's weights. P(at most) is weighed as P(below) is, so that it is
+    /// the next value's P(below) here too.
     #[inline]
     pub(crate) fn weigh(
         &self,
         w: &GroupWeights,
         lane: usize,
         at: u16,
-        (b, t, a): (f32, f32, f32),
+        (b, m, a): (f32, f32, f32),
     ) -> (f64, f64, f64) {
         let (sh, lw) = (&self.lanes[lane], &w.lanes[lane]);
         let g = (at & !OWN) as usize;
         // The weighted units from group `g` on.
         let above = |g: usize| lw.units - lw.units_before[g];
         if at & OWN == 0 {
-            return (lw.below[g] * lw.scale, 0.0, above(g) * lw.scale);
+            let below = lw.below[g] * lw.scale;
+            return (below, below, above(g) * lw.scale);
         }
         let rho = w.rho[g];
-        // `max` then `min`, not `clamp`: no panic whatever the shares.
-        let part_below = (b as f64 - sh.start[g] as f64).max(0.0).min(sh.mass[g]);
+        // `max` then `min`, not `clamp`: no panic whatever the shares. Kept within the
+        // group's share (the sums' next term), so the order across groups holds after
+        // rounding.
+        let part = |x: f32| (x as f64 - sh.start[g] as f64).max(0.0).min(sh.mass[g]);
+        let below = |x: f32| (lw.below[g] + rho * part(x)).min(lw.below[g + 1]) * lw.scale;
         let part_above = (a as f64 - sh.above_end[g] as f64)
             .max(0.0)
             .min(sh.above_mass[g]);
-        // Kept within the group's share (the sums' next term), so the order across groups
-        // holds after rounding.
         (
-            (lw.below[g] + rho * part_below).min(lw.below[g + 1]) * lw.scale,
-            rho * t as f64 * lw.scale,
+            below(b),
+            below(m),
             (above(g + 1) + rho * part_above).min(above(g)) * lw.scale,
         )
     }
@@ -634,14 +637,15 @@ mod tests {
         // A pair of threes beats king high and the twos; the queens are above, worth the
         // front pair's units.
         let units = rules.lane_value(Lane::Front, crate::eval::Category::OnePair) as f64;
-        let (b, t, a) = look("3s 3h Ac");
+        // (P(below), P(at most), units above.)
+        let (b, m, a) = look("3s 3h Ac");
         near(b, (k + twos) / z);
-        near(t, 0.0);
+        near(m, (k + twos) / z);
         near(a, queens / z * units);
         // The queens with a three kicker: equal to the one seen; with a four: above all.
-        let (b, t, a) = look("Qd Qs 3c");
+        let (b, m, a) = look("Qd Qs 3c");
         near(b, (k + twos) / z);
-        near(t, queens / z);
+        near(m, 1.0);
         near(a, 0.0);
         near(look("Qd Qs 4c").0, 1.0);
         // Without card removal the lookup is the counts' own: 3/4 below the pair of threes.

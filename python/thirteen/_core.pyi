@@ -269,7 +269,7 @@ def _ev_scan(
     *,
     players: int = 4,
     banker: bool = False,
-) -> Tuple[float, float, int, int]: ...
+) -> Tuple[float, float, int, int, int]: ...
 def _explain(
     arrangement: Arrangement,
     rules: _RulesLike,

@@ -594,6 +594,8 @@ pub struct SearchStats {
     pub runs: usize,
     /// Fronts of such runs passed as twins of the front before them.
     pub twin_fronts: usize,
+    /// Frontiers ended from the middles' side (their strongest middles scored first).
+    pub middle_side: usize,
 }
 
 /// The `top` best splits by expected units, best first (ties: first found), from the values
@@ -1255,6 +1257,7 @@ pub fn best_splits_above(
                                 None => true,
                             };
                             if beaten {
+                                stats.middle_side += 1;
                                 // Strongest middle first; a pair whose front is one the
                                 // front side met (stronger than this front) was scored or
                                 // passed there, and one whose front is no stronger than
@@ -1503,6 +1506,53 @@ mod tests {
             .into_iter()
             .flat_map(|h| [(h, Wheel::Low), (h, Wheel::Second)])
             .collect()
+    }
+
+    #[test]
+    fn the_middles_side_groups_the_legal_pairs_of_the_strongest_middle() {
+        // Middles by hand: a full house (the strongest, but in no legal pair here), two
+        // straights to the nine, a straight to the eight, two pair.
+        let v5: Vec<HandValue> = [
+            "Ac Ad Ah 2c 2d",
+            "9c 8d 7h 6s 5c",
+            "9d 8c 7s 6h 5d",
+            "8c 7d 6h 5s 4c",
+            "Kc Kd 4h 4s 2c",
+        ]
+        .iter()
+        .map(|t| {
+            let cards: [Card; 5] = crate::card::parse_cards(t).unwrap().try_into().unwrap();
+            crate::eval::evaluate5(&cards, Wheel::Low)
+        })
+        .collect();
+        // (front, middle): fronts 10.. are only names here.
+        let pairs = [(10u16, 0u16), (11, 1), (12, 2), (13, 3), (14, 4)];
+        let mut side = MiddleSide::default();
+        side.fill(&pairs, &v5, &|_, mi| mi != 0);
+        assert_eq!(side.len, 4);
+        // The two straights to the nine (equal values: the higher front first); after them
+        // the straight to the eight.
+        assert_eq!(side.strongest_group(), Some((2, Some(3))));
+        assert_eq!(side.pairs_of(2).collect::<Vec<_>>(), [(12, 2), (11, 1)]);
+        // Every pair legal: the full house alone, and the straights after it.
+        let mut side = MiddleSide::default();
+        side.fill(&pairs, &v5, &|_, _| true);
+        assert_eq!(side.strongest_group(), Some((1, Some(2))));
+        assert_eq!(side.pairs_of(1).collect::<Vec<_>>(), [(10, 0)]);
+        // A group alone: nothing after it.
+        let mut side = MiddleSide::default();
+        side.fill(&pairs[1..3], &v5, &|_, _| true);
+        assert_eq!(side.strongest_group(), Some((2, None)));
+        // More than SIDE_GROUP pairs of the strongest middle's category and deciding ranks
+        // (here one middle with five fronts): no group.
+        let many: Vec<(u16, u16)> = (0..=SIDE_GROUP as u16).map(|f| (20 + f, 1)).collect();
+        let mut side = MiddleSide::default();
+        side.fill(&many, &v5, &|_, _| true);
+        assert_eq!(side.strongest_group(), None);
+        // No legal pair: none.
+        let mut side = MiddleSide::default();
+        side.fill(&pairs, &v5, &|_, _| false);
+        assert_eq!(side.strongest_group(), None);
     }
 
     #[test]

@@ -165,7 +165,7 @@ pub fn ev_check(
     rules: &Rules,
     tables: &LaneTables,
     ctx: Context,
-) -> (f64, f64, usize, usize) {
+) -> (f64, f64, SearchStats) {
     let splits = HandSplits::new(cards, rules.wheel);
     let mut stats = SearchStats::default();
     let pruned = ev_candidates_counted(
@@ -183,7 +183,7 @@ pub fn ev_check(
         .iter()
         .map(|c| c.expected)
         .fold(f64::NEG_INFINITY, f64::max);
-    (pruned, full, stats.backs, stats.scored)
+    (pruned, full, stats)
 }
 
 /// Expected units of every legal split, the exhaustive way (no pruning); for tests.

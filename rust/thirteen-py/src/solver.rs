@@ -644,7 +644,8 @@ fn choice_tuple(c: core::solve::Choice) -> ChoiceTuple {
 }
 
 /// For tests and benchmarks of the exact search: ``(best expected units by the pruned
-/// search, best by a scan of every legal split, backs searched, splits scored)`` for 13 cards.
+/// search, best by a scan of every legal split, backs searched, splits scored, frontiers
+/// ended from the middles' side)`` for 13 cards.
 #[pyfunction]
 #[pyo3(signature = (cards, rules, tables, *, players = 4, banker = false))]
 fn _ev_scan(
@@ -653,7 +654,7 @@ fn _ev_scan(
     tables: &Bound<'_, PyLaneTables>,
     players: usize,
     banker: bool,
-) -> PyResult<(f64, f64, usize, usize)> {
+) -> PyResult<(f64, f64, usize, usize, usize)> {
     let py = cards.py();
     let ctx = context(py, players, banker)?;
     let hand = extract_cards(cards)?;
@@ -661,7 +662,8 @@ fn _ev_scan(
     with_rules(rules, |r| {
         core::card::validate_hand(&hand, r.deck, 13).py_err(py)?;
         let hand: [core::Card; 13] = hand.as_slice().try_into().expect("13");
-        Ok(py.detach(|| core::solve::ev_check(&hand, r, t, ctx)))
+        let (pruned, full, stats) = py.detach(|| core::solve::ev_check(&hand, r, t, ctx));
+        Ok((pruned, full, stats.backs, stats.scored, stats.middle_side))
     })
 }
 

@@ -1660,32 +1660,14 @@ mod tests {
             .unwrap()
             .try_into()
             .unwrap();
-        let s = HandSplits::new(&h, rules.wheel);
         for removal in [true, false] {
             let tables = &mixed.clone().with_card_removal(removal);
             let ctx = Context {
                 players: 2,
                 role: Role::Banker,
             };
-            let scan = ev_all(&s, rules, tables, ctx);
-            let best = scan.iter().map(|c| c.expected).fold(f64::MIN, f64::max);
-            let mut stats = SearchStats::default();
-            let found = search_hand(
-                &s,
-                rules,
-                tables,
-                ctx,
-                1,
-                Distinct::No,
-                f64::NEG_INFINITY,
-                &mut stats,
-            );
-            assert_eq!(
-                found[0].expected.to_bits(),
-                best.to_bits(),
-                "{} vs {best}",
-                found[0].expected
-            );
+            let (found, best, _) = crate::solve::ev_check(&h, rules, tables, ctx);
+            assert_eq!(found.to_bits(), best.to_bits(), "{found} vs {best}");
         }
     }
 

@@ -11,15 +11,13 @@
 //!   middle and, once the walk is at `b`, at most `b`). A five that has no such partner at
 //!   one back has none at a weaker one, so the cap is a place in the walk's order that only
 //!   moves forward, each place tested 64 partners at a time with `Falling::first_missing`;
-//!   when no five has a partner, no split is left and the walk ends. With 13 cards the cap
-//!   is looser, read from counts alone: the first five from the last cap on whose other
-//!   eight positions the counts cannot rule out a five at least it (no five of one suit,
-//!   no category above its own, no deciding ranks as high: `Rest::leaves_weaker`); a
-//!   legal middle is never ruled out (its back is such a five). Testing partners cost
-//!   more than the backs a tighter cap saved (a fifth of the slowest hands' work, for
-//!   two backs visited fewer in twenty). `ub1` falls as backs
-//!   are visited in falling value: the search stops at a back whose `ub1` cannot beat the
-//!   `top`-th best split found. With 13 cards it is checked at every eighth back only:
+//!   when no five has a partner, no split is left and the walk ends. With 13 cards the
+//!   middle is capped by the back's own value alone: the walk for a tighter cap tested
+//!   some 300 fives a hand on the slowest hands (a fifth of their work) and saved them one
+//!   back visited in twenty; a looser cap read from the counts of the cards each five
+//!   leaves saved less than it cost too. `ub1` falls as backs are visited in falling
+//!   value: the search stops at a back whose `ub1` cannot beat the `top`-th best split
+//!   found. With 13 cards it is checked at every eighth back only:
 //!   stopping up to seven backs late costs their `ub2` checks and changes no result (a back
 //!   past one whose `ub1` failed is only searched if its own bounds pass), where checking
 //!   every back costs a score each (with more cards a back costs more than a score, and
@@ -281,78 +279,6 @@ impl Rest {
                 thrice == 0 && high < 2 && !(high == 1 && all >= 3) && all < 4
             }
             Category::ThreeOfAKind => thrice.count_ones() < 2,
-            _ => false,
-        }
-    }
-}
-
-impl Rest {
-    /// Whether no five of the 8 positions that a five on positions `mask` leaves is at
-    /// least `five`, told from counts (true only when sure: false when the rest may hold
-    /// five of one suit, or a category above the five's, or the five's category with
-    /// deciding ranks it cannot tell). Without five of one suit, the rest's fives are
-    /// neither flushes nor straight flushes, and each category is told from the rank
-    /// counts: four or five of a rank, trips with another pair, five ranks in a row (the
-    /// wheel included, whatever its place), trips, two pairs, a pair; the strongest of a
-    /// category ranks by its highest such rank (its two highest pairs, its five highest
-    /// ranks when it has no pair).
-    #[inline]
-    fn leaves_weaker(&self, mask: u32, five: HandValue) -> bool {
-        let Some(ranks) = self.left_unsuited(mask) else {
-            return false;
-        };
-        // Bit 0 of each rank held; bit 3 of each held at least twice, 3, 4, 5 times.
-        let held = (ranks | ranks >> 1 | ranks >> 2) & RANK_ONES;
-        let at_least = |k: u64| (ranks + (8 - k) * RANK_ONES) & RANK_GUARDS;
-        let (twice, thrice, four) = (at_least(2), at_least(3), at_least(4));
-        let run = held & held >> 4 & held >> 8 & held >> 12 & held >> 16 != 0
-            || held & 0x1_0000_0000_1111 == 0x1_0000_0000_1111;
-        let pairs = twice.count_ones();
-        // Whether the rest holds a five of each category, low to high.
-        let holds = [
-            true,
-            pairs >= 1,
-            pairs >= 2,
-            thrice != 0,
-            run,
-            false,
-            thrice != 0 && pairs >= 2,
-            four != 0,
-            false,
-            at_least(5) != 0,
-        ];
-        let cat = five.category() as usize;
-        if holds[cat + 1..].iter().any(|&h| h) {
-            return false;
-        }
-        if !holds[cat] {
-            return true;
-        }
-        // The 13-bit mask of the highest `k` ranks among the bits of `m` (one bit per rank,
-        // at bit 4·rank + `at`).
-        let highest = |m: u64, at: u32, k: u32| {
-            let (mut m, mut out) = (m, 0u32);
-            for _ in 0..k.min(m.count_ones()) {
-                let bit = 63 - m.leading_zeros();
-                out |= 1 << ((bit - at) / 4);
-                m &= !(1u64 << bit);
-            }
-            out
-        };
-        let primary = five.primary_mask();
-        match five.category() {
-            // No pair in the rest: eight ranks, the five highest the strongest high card.
-            Category::HighCard => highest(held, 0, 5) < primary,
-            Category::OnePair | Category::ThreeOfAKind | Category::FullHouse => {
-                let of = if five.category() == Category::OnePair {
-                    twice
-                } else {
-                    thrice
-                };
-                highest(of, 3, 1) < primary
-            }
-            Category::TwoPair => highest(twice, 3, 2) < primary,
-            Category::FourOfAKind => highest(four, 3, 1) < primary,
             _ => false,
         }
     }
@@ -963,17 +889,7 @@ pub fn best_splits_above(
                 run_passed = false;
                 if check {
                     let mut p = mid.max(run_start);
-                    if n == 13 {
-                        // A looser cap read from counts alone: the first five the counts
-                        // cannot rule out (a legal middle is not ruled out: its back is a
-                        // five at least it that misses it).
-                        while p < order.len() && {
-                            let kp = order.at(p);
-                            rest_of.leaves_weaker(falling::mask(kp), v5[falling::index(kp)])
-                        } {
-                            p += 1;
-                        }
-                    }
+                    // 13 cards: the back's own value caps the middle (module docs).
                     while n > 13 && p < order.len() {
                         let kp = order.at(p);
                         if p >= mid_end {
@@ -1734,55 +1650,6 @@ mod tests {
             }
         }
         assert!(said > 2_000 && held > 2_000, "{said} {held}");
-    }
-
-    #[test]
-    fn a_five_said_to_leave_only_weaker_fives_leaves_none_at_least_it() {
-        // Every five of random hands (standard, and with extra diamonds: cards twice, five
-        // of a kind) and of hands built around each category: when the counts say so, none
-        // of the 56 fives of the other eight positions is at least it. The counts must also
-        // say so for most fives whose rest holds no five of one suit and only weaker fives
-        // (a rule that never fires would pass).
-        let hands = test_hands(
-            31,
-            300,
-            &[
-                "As Ad Kc Qd Jh 9c 8d 7s 5h 4c 3d 2s 6h",
-                "As Ad Ah Kc Kd Qs Jh 9c 7d 5s 4h 3c 2d",
-                "As Ad Ah Ac Kc Kd Qs Jh 9c 7d 5s 4h 3c",
-                "Ah 2c 3d 4s 5h 5c 5d Kc Kd Qs Jh 9c 8d",
-                "2h 5h 8h Jh Kh Ac Ad 3c 3d 9s 9d Tc 7s",
-                "Kc Kd Qc Qd Jh Js 3s 4h 6s 8c 9d Th Ac",
-                "7d 7d 7c 7h 7s 8d 8d 9d 9d Td Td Jd Jd",
-                "Ad Ad Ac Ah As 2d 2d 3d 3d 4d 4d 5d 5c",
-                // Two fives of the same ranks: equal high cards, pairs, two pairs.
-                "As Ks Qs Js 9h Ah Kh Qh Jh 9s 7c 5d 3c",
-                "As Ad Ks Qs Js Ah Ac Kh Qh Jh 7c 5d 3c",
-                "As Ad Ks Kd Qs Ah Ac Kh Kc Qh 7c 5d 3c",
-            ],
-        );
-        let (mut said, mut missed, mut stronger) = (0, 0, 0);
-        for &(ref h, wheel) in &hands {
-            let s = HandSplits::new(h, wheel);
-            let rest = Rest::new(h);
-            let v5 = s.five_values();
-            for (bi, &mb) in subsets(13).five.iter().enumerate() {
-                let best_left = (crate::split::rest_pairs(bi).iter())
-                    .map(|&(_, mi)| v5[mi as usize])
-                    .max()
-                    .expect("56 fives");
-                if rest.leaves_weaker(mb, v5[bi]) {
-                    assert!(best_left < v5[bi], "{h:?} {wheel:?} five {mb:b}");
-                    said += 1;
-                } else if best_left >= v5[bi] {
-                    stronger += 1;
-                } else if rest.left_unsuited(mb).is_some() {
-                    missed += 1;
-                }
-            }
-        }
-        assert!(said > 50_000 && stronger > 50_000, "{said} {stronger}");
-        assert!(missed * 20 < said, "{said} said, {missed} missed");
     }
 
     /// A banker who wins ties, heads-up, on tables with classes: the search's best equals

@@ -403,23 +403,30 @@ impl Falling {
             }
         }
         let clash = (mask as u64) << INDEX_BITS;
-        let sorted = &self.keys[from.max(self.built)..self.sorted];
-        if let Some(&key) = sorted.iter().find(|&&k| k & clash == 0) {
+        self.strongest_from(from.max(self.built), |k| k & clash == 0)
+    }
+
+    /// The entry of the strongest subset at place `from` or after (a place already read
+    /// with [`Falling::at`]) whose value is below `least` (equal values: the higher mask),
+    /// else `None`, found without sorting any further: the sorted places in order, then each
+    /// bucket not sorted yet read whole, the strongest bucket first.
+    pub(crate) fn strongest_below(&self, from: usize, least: u32) -> Option<u64> {
+        debug_assert!(from < self.sorted);
+        let bound = (least as u64) << 32;
+        self.strongest_from(from, |k| k < bound)
+    }
+
+    /// The entry of the strongest subset at place `from` or after (at most the sorted
+    /// places' end) that `keep` keeps: the first kept of the sorted places, else the
+    /// strongest kept of the first bucket not sorted yet that holds one.
+    fn strongest_from(&self, from: usize, keep: impl Fn(u64) -> bool) -> Option<u64> {
+        if let Some(&key) = self.keys[from..self.sorted].iter().find(|&&k| keep(k)) {
             return Some(key);
         }
         for b in self.next..self.starts.len() - 1 {
             let bucket = &self.keys[self.starts[b] as usize..self.starts[b + 1] as usize];
             let strongest =
-                bucket.iter().fold(
-                    0u64,
-                    |best, &k| {
-                        if k & clash == 0 {
-                            best.max(k)
-                        } else {
-                            best
-                        }
-                    },
-                );
+                (bucket.iter()).fold(0u64, |best, &k| if keep(k) { best.max(k) } else { best });
             // A key is never 0: its mask holds some position.
             if strongest != 0 {
                 return Some(strongest);
@@ -518,14 +525,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_strongest_subset_missing_a_mask_is_the_first_in_order_missing_it() {
+    fn the_strongest_subsets_found_without_sorting_are_the_first_in_order() {
         // Random values over a few buckets, 5-position masks of 13 positions; each query
-        // after reading some places (some bitsets built, some buckets not sorted).
+        // after reading some places (some bitsets built, some buckets not sorted, large
+        // ones in part): the first missing a mask, the first below a value.
         use rand::{Rng, SeedableRng};
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
         let masks: Vec<u32> = (0u32..1 << 13).filter(|m| m.count_ones() == 5).collect();
         let mut f = Falling::default();
         let mut g = Falling::default();
+        let mut below = [0usize; 2];
         for round in 0..200 {
             let values: Vec<HandValue> = (0..masks.len())
                 .map(|_| {
@@ -552,8 +561,21 @@ mod tests {
                     .map(|q| g.at(q))
                     .find(|&k| self::mask(k) & mask == 0);
                 assert_eq!(f.strongest_missing(from, mask), want, "round {round}");
+                // Below a value held, one above it, any value, or the least held (none).
+                let least = match rng.random_range(0..4) {
+                    0 => values[rng.random_range(0..values.len())].raw(),
+                    1 => values[rng.random_range(0..values.len())].raw() + 1,
+                    2 => rng.random_range(0..9u32 << 28),
+                    _ => values.iter().min().expect("values").raw(),
+                };
+                let want = (from..g.len()).map(|q| g.at(q)).find(|&k| value(k) < least);
+                let got = f.strongest_below(from, least);
+                assert_eq!(got, want, "round {round}");
+                below[got.is_some() as usize] += 1;
             }
         }
+        // Both outcomes, often (a search that never finds one, or always does, would pass).
+        assert!(below[0] > 300 && below[1] > 1_000, "{below:?}");
     }
 
     #[test]

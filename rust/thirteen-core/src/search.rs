@@ -12,12 +12,14 @@
 //!   one back has none at a weaker one, so the cap is a place in the walk's order that only
 //!   moves forward, each place tested 64 partners at a time with `Falling::first_missing`;
 //!   when no five has a partner, no split is left and the walk ends. With 13 cards the
-//!   middle is capped by the back's own value alone: the walk for a tighter cap tested
-//!   some 300 fives a hand on the slowest hands (about a quarter of their instructions)
-//!   and saved them 3 backs visited in 23 (a typical hand 3 in 12); a looser cap read from
-//!   the counts of the cards each five leaves saved less than it cost too. `ub1` falls as backs are visited in falling
-//!   value: the search stops at a back whose `ub1` cannot beat the `top`-th best split
-//!   found. With 13 cards it is checked at every eighth back only:
+//!   walk is not taken (it tested some 300 fives a hand on the slowest hands, about a
+//!   quarter of their instructions, and saved them 3 backs visited in 23): the middle is
+//!   capped by the back's own value, or, when the hand does not hold the back's group (its
+//!   category and deciding ranks) twice over, by the strongest five below the group (two
+//!   disjoint fives of one group hold its deciding ranks twice: `Rest::group_floor`; found
+//!   without sorting, `Falling::strongest_below`; none: no split is left). `ub1` falls as
+//!   backs are visited in falling value: the search stops at a back whose `ub1` cannot beat
+//!   the `top`-th best split found. With 13 cards it is checked at every eighth back only:
 //!   stopping up to seven backs late costs their `ub2` checks and changes no result (a back
 //!   past one whose `ub1` failed is only searched if its own bounds pass), where checking
 //!   every back costs a score each (with more cards a back costs more than a score, and
@@ -246,6 +248,32 @@ impl Rest {
         let back_ranks = self.ranks - ranks;
         // Each rank held at least as often in the rest as in the back (counts at most 5).
         ((ranks | RANK_GUARDS) - back_ranks) & RANK_GUARDS != RANK_GUARDS
+    }
+
+    /// The least value of the group of `back` (its category and deciding ranks: a pair of
+    /// jacks with any kickers, say) when no middle can be of that group under a back of it:
+    /// two disjoint fives of one group each hold its deciding ranks (the pair, both pairs,
+    /// the trips, the quads, the full house's trips, a high card's five ranks), so the hand
+    /// would hold each of them twice as often. `None` when it does, or for a straight, a
+    /// flush, a straight flush or five of a kind (their deciding ranks are not read here).
+    #[inline]
+    fn group_floor(&self, back: HandValue) -> Option<u32> {
+        let times = match back.category() {
+            Category::HighCard => 1,
+            Category::OnePair | Category::TwoPair => 2,
+            Category::ThreeOfAKind | Category::FullHouse => 3,
+            Category::FourOfAKind => 4,
+            _ => return None,
+        };
+        let mut ranks = back.primary_mask();
+        while ranks != 0 {
+            let r = ranks.trailing_zeros();
+            if (self.ranks >> (4 * r)) & 15 < 2 * times {
+                return Some(back.raw() & !((1 << PRIMARY_SHIFT) - 1));
+            }
+            ranks &= ranks - 1;
+        }
+        None
     }
 
     /// Whether no two disjoint fives of the 10 positions that a front on positions `mask`
@@ -837,6 +865,9 @@ pub fn best_splits_above(
         };
         let mut run_start = 0;
         let (mut mid, mut mid_end) = (0usize, 0usize);
+        // The entry of the middle cap (set at the first check; until then no cap: every
+        // value is at most this one's).
+        let mut mid_key = u64::MAX;
         // The first high card front (found when first needed).
         let mut hc = 0usize;
         let mut failed = Failed::default();
@@ -885,12 +916,12 @@ pub fn best_splits_above(
             if prune && full {
                 // The middle cap (more than 13 cards): the first five from this back's value
                 // down that some five at least it and at most this back misses (`mid`,
-                // moving forward only); with 13 cards, the back's own value.
+                // moving forward only); with 13 cards, the back's own value or the strongest
+                // five below its group (module docs).
                 let check = n > 13 || at % UB1_EVERY == 0 || run_passed;
                 run_passed = false;
                 if check {
                     let mut p = mid.max(run_start);
-                    // 13 cards: the back's own value caps the middle (module docs).
                     while n > 13 && p < order.len() {
                         let kp = order.at(p);
                         if p >= mid_end {
@@ -912,13 +943,23 @@ pub fn best_splits_above(
                         break;
                     }
                     mid = p;
+                    // 13 cards: the back's own value caps the middle, or the strongest five
+                    // below its group when no middle can be of its group.
+                    mid_key = match (n == 13).then(|| rest_of.group_floor(vb)).flatten() {
+                        Some(least) => match order.strongest_below(run_start, least) {
+                            Some(key) => key,
+                            // No five below the group: no legal split has a back this weak.
+                            None => break,
+                        },
+                        None => order.at(mid),
+                    };
                 }
-                let mid_cap = vb.raw().min(falling::value(order.at(mid)));
+                let mid_cap = vb.raw().min(falling::value(mid_key));
                 while cap + 1 < fronts.len() && falling::value(fronts.at(cap)) > mid_cap {
                     cap += 1;
                 }
                 if check {
-                    let mc = lazy(falling::index(order.at(mid)), Lane::Middle);
+                    let mc = lazy(falling::index(mid_key), Lane::Middle);
                     let bf = lazy(bi, Lane::Back);
                     let fc = lazy(falling::index(fronts.at(cap)), Lane::Front);
                     let mut ub1 = scorer.score(&fc, &mc, &bf);
@@ -1651,6 +1692,54 @@ mod tests {
             }
         }
         assert!(said > 2_000 && held > 2_000, "{said} {held}");
+    }
+
+    #[test]
+    fn no_two_disjoint_fives_share_a_group_whose_floor_is_given() {
+        // Every five of random hands (standard, and with extra diamonds: cards twice, five
+        // of a kind) and of hands built to hold groups twice (two pairs of one rank, a high
+        // card's ranks twice): where a floor is given, no five of the group misses another
+        // (no middle of the group sits under a back of it), every five of the group is at
+        // least the floor and every five outside it below is under it. Floors must be
+        // given and withheld often (a rule that never fires would pass).
+        let hands = test_hands(
+            37,
+            100,
+            &[
+                "As Ad Ac Ah Kc Kd Qs Jh 9c 7d 5s 4h 3c",
+                "As Ks Qs Js 9h Ah Kh Qh Jh 9s 7c 5d 3c",
+                "As Ad Ks Kd Qs Ah Ac Kh Kc Qh 7c 5d 3c",
+                "6c Qd Js Qs 2h 9s Kd 7c 8s Qh 3c Ac 4d",
+                "7d 7d 7c 7h 7s 8d 8d 9d 9d Td Td Jd Jd",
+            ],
+        );
+        let (mut given, mut withheld) = (0, 0);
+        for &(ref h, wheel) in &hands {
+            let s = HandSplits::new(h, wheel);
+            let rest = Rest::new(h);
+            let v5 = s.five_values();
+            let masks = &subsets(13).five;
+            let group = |v: HandValue| v.raw() >> PRIMARY_SHIFT;
+            for (bi, &vb) in v5.iter().enumerate() {
+                let Some(least) = rest.group_floor(vb) else {
+                    withheld += 1;
+                    continue;
+                };
+                given += 1;
+                for (mi, &vm) in v5.iter().enumerate() {
+                    if group(vm) == group(vb) {
+                        assert!(vm.raw() >= least, "{h:?} {vb:?} {vm:?}");
+                        assert!(
+                            masks[mi] & masks[bi] != 0 || mi == bi,
+                            "{h:?} {vb:?} {vm:?}"
+                        );
+                    } else if vm < vb {
+                        assert!(vm.raw() < least, "{h:?} {vb:?} {vm:?}");
+                    }
+                }
+            }
+        }
+        assert!(given > 100_000 && withheld > 1_000, "{given} {withheld}");
     }
 
     /// A banker who wins ties, heads-up, on tables with classes: the search's best equals

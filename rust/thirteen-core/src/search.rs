@@ -921,37 +921,43 @@ pub fn best_splits_above(
                 let check = n > 13 || at % UB1_EVERY == 0 || run_passed;
                 run_passed = false;
                 if check {
-                    let mut p = mid.max(run_start);
-                    while n > 13 && p < order.len() {
-                        let kp = order.at(p);
-                        if p >= mid_end {
-                            mid_end = p + 1;
-                            while mid_end < order.len()
-                                && falling::value(order.at(mid_end)) == falling::value(kp)
-                            {
-                                mid_end += 1;
-                            }
+                    mid_key = if n == 13 {
+                        // The back's own value caps the middle, or the strongest five below
+                        // its group when no middle can be of its group.
+                        match rest_of.group_floor(vb) {
+                            Some(least) => match order.strongest_below(run_start, least) {
+                                Some(key) => key,
+                                // No five below the group: no legal split has a back this
+                                // weak.
+                                None => break,
+                            },
+                            None => order.at(run_start),
                         }
-                        if order.first_missing(run_start, mid_end, falling::mask(kp)) < mid_end {
+                    } else {
+                        let mut p = mid.max(run_start);
+                        while p < order.len() {
+                            let kp = order.at(p);
+                            if p >= mid_end {
+                                mid_end = p + 1;
+                                while mid_end < order.len()
+                                    && falling::value(order.at(mid_end)) == falling::value(kp)
+                                {
+                                    mid_end += 1;
+                                }
+                            }
+                            if order.first_missing(run_start, mid_end, falling::mask(kp)) < mid_end
+                            {
+                                break;
+                            }
+                            p += 1;
+                        }
+                        if p == order.len() {
+                            // No five misses a five at least it and at most this back: no
+                            // legal split has a back this weak.
                             break;
                         }
-                        p += 1;
-                    }
-                    if p == order.len() {
-                        // No five misses a five at least it and at most this back: no
-                        // legal split has a back this weak.
-                        break;
-                    }
-                    mid = p;
-                    // 13 cards: the back's own value caps the middle, or the strongest five
-                    // below its group when no middle can be of its group.
-                    mid_key = match (n == 13).then(|| rest_of.group_floor(vb)).flatten() {
-                        Some(least) => match order.strongest_below(run_start, least) {
-                            Some(key) => key,
-                            // No five below the group: no legal split has a back this weak.
-                            None => break,
-                        },
-                        None => order.at(mid),
+                        mid = p;
+                        order.at(mid)
                     };
                 }
                 let mid_cap = vb.raw().min(falling::value(mid_key));

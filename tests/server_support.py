@@ -18,7 +18,10 @@ pytest.importorskip("msgspec")
 import thirteen  # noqa: E402
 from thirteen.server.process import ServerProcess  # noqa: E402
 
-CARD = re.compile(r"(?<![A-Za-z0-9])(?:10|[2-9TJQKA])[shcd](?![A-Za-z0-9])", re.I)
+# A card token stands alone: not inside a word, and not inside the URL-safe random ids and secrets
+# the server hands out (session, secret, player ``p-...``; alphabet ``A-Za-z0-9_-``), where a run
+# like ``-3c_`` would otherwise read as a card.
+CARD = re.compile(r"(?<![\w-])(?:10|[2-9TJQKA])[shcd](?![\w-])", re.I)
 
 
 class Server(ServerProcess):

@@ -69,6 +69,19 @@ def fouled_split(hand: str, rules: RuleSet) -> dict:
             return lanes(arr)
 
 
+def test_the_card_scan_reads_cards_but_not_random_ids():
+    """The leak check's scan (``cards_in``) must find every card and nothing in the server's
+    URL-safe ids and secrets: ``token_urlsafe`` output such as ``x-3c_Q`` once read as 3c."""
+    frame = {
+        "hand": "As Kd 10h 2c",
+        "plays": [{"front": "Qs", "label": "pair of queens / two pair / flush"}],
+        "session": "ab-3c_Kd-7sQ",
+        "player": "p-5h_x",
+        "secret": "9d-_Td",
+    }
+    assert cards_in(frame) == {"As", "Kd", "Th", "2c", "Qs"}
+
+
 def test_a_round_against_ai_seats(ai_server):
     async def scenario():
         c = await TableClient.connect(ai_server.ws)

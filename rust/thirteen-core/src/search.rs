@@ -26,9 +26,11 @@
 //!   `ub1` is checked at each). With 13 cards its front is also one that a legal split with
 //!   a back no stronger than `b` can hold: a front is passed for good once none of the 126
 //!   ways to split the other ten positions into two fives has the weaker at least the front
-//!   and the stronger at most `b` (most such fronts are told at once from the counts of the
-//!   cards they leave: no flush, no straight, too few pairs or trips for two fives at least
-//!   the front, `Rest::leaves_below`). The fronts are checked when `ub1` does not stop the
+//!   and the stronger at most `b` (for most fronts the counts of the cards they leave show
+//!   that no two disjoint fives each hold a pair, two pairs or trips at least the front, so
+//!   that a five of every such way is a straight or a flush: the ways are then read from
+//!   those fives, none or a few, `Rest::reach_special`). The fronts are checked when `ub1`
+//!   does not stop the
 //!   search, down to the first high card (taken as held, unchecked); the first `ub2` below
 //!   starts its fronts there too;
 //! * with 13 cards, `ub2(b) = score(strongest front, strongest middle, b)` over the legal
@@ -196,6 +198,9 @@ struct Rest {
     at: [(u32, u64); 16],
     suits: u32,
     ranks: u64,
+    /// The positions of each suit and of each rank (13 positions at most).
+    suit_at: [u16; 4],
+    rank_at: [u16; 13],
 }
 
 /// Every rank's bit 3 (13 ranks).
@@ -209,10 +214,17 @@ impl Rest {
         for (slot, c) in at.iter_mut().zip(cards) {
             *slot = (1 << (4 * (c.code() & 3)), 1 << (4 * c.rank_index()));
         }
+        let (mut suit_at, mut rank_at) = ([0u16; 4], [0u16; 13]);
+        for (p, c) in cards.iter().enumerate().take(16) {
+            suit_at[(c.code() & 3) as usize] |= 1 << p;
+            rank_at[c.rank_index() as usize] |= 1 << p;
+        }
         Rest {
             at,
             suits: at.iter().map(|a| a.0).sum(),
             ranks: at.iter().map(|a| a.1).sum(),
+            suit_at,
+            rank_at,
         }
     }
 
@@ -276,41 +288,157 @@ impl Rest {
         None
     }
 
-    /// Whether no two disjoint fives of the 10 positions that a front on positions `mask`
-    /// leaves are both at least the front (of value `front`: a pair or trips), told from
-    /// counts: the rest holds no five of one suit and no five ranks in a row (the wheel
-    /// included), and against a pair, each five needs a pair of a rank at least the
-    /// front's or two pairs (the rest holds fewer than two ranks twice at or above it,
-    /// one with fewer than three twice in all, none with fewer than four); against trips,
-    /// each needs a rank three times. No legal split then holds the front (its middle and
-    /// back would both have to be at least it).
+    /// The ways to split the 10 positions that a front on positions `mask` leaves into two
+    /// fives both at least the front (of value `front`: a pair or trips), read from the few
+    /// fives of the rest that are straights or flushes, when every such way holds one: the
+    /// weakest stronger five of those ways (`u32::MAX`: no way), as the 126 ways would
+    /// give it. `None` when the rest may split into two fives that each hold a *core* (the
+    /// ranks that lift a five to the front or above without a straight or a flush: against
+    /// a pair, a pair of a rank at least the front's, two pairs, or trips; against trips,
+    /// trips), when it holds a rank five times, or when it holds more than [`SPECIALS`]
+    /// straights and flushes: the ways are then read in full.
+    ///
+    /// A five at least a pair or trips is a straight, a flush or a straight flush (its
+    /// ranks distinct, or all one suit) or holds a core (one pair, two pair, trips, a full
+    /// house, quads, five of a kind each hold one); so where no two disjoint cores exist,
+    /// one five of every way is a straight or a flush, and those fives name every way.
     #[inline]
-    fn leaves_below(&self, mask: u32, front: HandValue) -> bool {
-        let Some(ranks) = self.left_unsuited(mask) else {
-            return false;
-        };
-        // Bit 0 of each rank held (counts at most 5).
-        let held = (ranks | ranks >> 1 | ranks >> 2) & RANK_ONES;
-        let run = held & held >> 4 & held >> 8 & held >> 12 & held >> 16;
-        if run != 0 || held & 0x1_0000_0000_1111 == 0x1_0000_0000_1111 {
-            return false;
+    fn reach_special(&self, mask: u32, front: HandValue, v5: &[HandValue]) -> Option<u32> {
+        let mut ranks = self.ranks;
+        let mut m = mask;
+        while m != 0 {
+            ranks -= self.at[m.trailing_zeros() as usize].1;
+            m &= m - 1;
         }
-        // Bit 3 of each rank held at least twice (three times).
-        let twice = (ranks + 6 * RANK_ONES) & RANK_GUARDS;
-        let thrice = (ranks + 5 * RANK_ONES) & RANK_GUARDS;
+        // Bit 3 of each rank held at least twice, three, four, five times (counts at most 5).
+        let at_least = |k: u64| (ranks + (8 - k) * RANK_ONES) & RANK_GUARDS;
+        let (twice, thrice, four) = (at_least(2), at_least(3), at_least(4));
+        if at_least(5) != 0 {
+            return None;
+        }
         // The pair's (trips') rank index: its one bit in the value's primary mask.
         let rank = front.primary_mask().trailing_zeros();
-        match front.category() {
+        let two_cores = match front.category() {
             Category::OnePair => {
-                let at_or_above = twice & (u64::MAX << (4 * rank));
-                let (high, all) = (at_or_above.count_ones(), twice.count_ones());
-                thrice == 0 && high < 2 && !(high == 1 && all >= 3) && all < 4
+                let at_or_above = u64::MAX << (4 * rank);
+                let (high, all) = ((twice & at_or_above).count_ones(), twice.count_ones());
+                match thrice.count_ones() {
+                    0 => high >= 2 || (high == 1 && all >= 3) || all >= 4,
+                    // Trips and a core of the other ranks, or a rank at least the front's
+                    // four times (two pairs of it).
+                    1 => {
+                        let others = twice & !thrice;
+                        others & at_or_above != 0
+                            || others.count_ones() >= 2
+                            || four & at_or_above != 0
+                    }
+                    _ => true,
+                }
             }
-            Category::ThreeOfAKind => thrice.count_ones() < 2,
-            _ => false,
+            Category::ThreeOfAKind => thrice.count_ones() >= 2,
+            _ => return None,
+        };
+        if two_cores {
+            return None;
         }
+        let rest = ((1u32 << 13) - 1) & !mask;
+        let vf = front.raw();
+        let mut w = u32::MAX;
+        let mut seen = 0usize;
+        let mut way = |five: u32| {
+            let (x, y) = (
+                v5[crate::split::subset_index(five)].raw(),
+                v5[crate::split::subset_index(rest ^ five)].raw(),
+            );
+            if x.min(y) >= vf {
+                w = w.min(x.max(y));
+            }
+        };
+        // Flushes: every five of a suit held five to seven times.
+        for &suit in &self.suit_at {
+            let held = suit as u32 & rest;
+            let k = held.count_ones() as usize;
+            if k < 5 {
+                continue;
+            }
+            seen += [1, 6, 21].get(k - 5).copied()?;
+            if seen > SPECIALS {
+                return None;
+            }
+            // Drop `k − 5` of the suit's positions (each pair once: `a` below `b`).
+            let mut a = held;
+            while a != 0 {
+                let low = a & a.wrapping_neg();
+                a &= a - 1;
+                match k {
+                    5 => way(held),
+                    6 => way(held & !low),
+                    _ => {
+                        let mut b = a;
+                        while b != 0 {
+                            way(held & !low & !(b & b.wrapping_neg()));
+                            b &= b - 1;
+                        }
+                    }
+                }
+                if k == 5 {
+                    break;
+                }
+            }
+        }
+        // Straights: five ranks in a row, the wheel's (ace to five) included, one position
+        // of each.
+        let at: [u32; 13] = std::array::from_fn(|r| self.rank_at[r] as u32 & rest);
+        let rank_mask = at
+            .iter()
+            .enumerate()
+            .fold(0u32, |acc, (r, &p)| acc | ((p != 0) as u32) << r);
+        for low in 0..10u32 {
+            let window: [usize; 5] = if low == 0 {
+                [12, 0, 1, 2, 3]
+            } else {
+                std::array::from_fn(|i| (low - 1) as usize + i)
+            };
+            if window.iter().any(|&r| rank_mask >> r & 1 == 0) {
+                continue;
+            }
+            seen += window
+                .iter()
+                .map(|&r| at[r].count_ones() as usize)
+                .product::<usize>();
+            if seen > SPECIALS {
+                return None;
+            }
+            let bits = |r: usize| {
+                let mut out = [0u32; 4];
+                let (mut p, mut n) = (at[window[r]], 0);
+                while p != 0 {
+                    out[n] = p & p.wrapping_neg();
+                    p &= p - 1;
+                    n += 1;
+                }
+                (out, n)
+            };
+            let (b0, b1, b2, b3, b4) = (bits(0), bits(1), bits(2), bits(3), bits(4));
+            for &p0 in &b0.0[..b0.1] {
+                for &p1 in &b1.0[..b1.1] {
+                    for &p2 in &b2.0[..b2.1] {
+                        for &p3 in &b3.0[..b3.1] {
+                            for &p4 in &b4.0[..b4.1] {
+                                way(p0 | p1 | p2 | p3 | p4);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        Some(w)
     }
 }
+
+/// The most straights and flushes [`Rest::reach_special`] reads for one front (more: the
+/// front's 126 ways are read instead).
+const SPECIALS: usize = 24;
 
 /// A hand holding some card twice (the extra diamonds of kaixin 多三张, more than 13 cards):
 /// each position weighs `1 << 2·p`, `p` the first position holding its card, so that a set of
@@ -830,11 +958,12 @@ pub fn best_splits_above(
             }
             let vf = v3[fi].raw();
             let mut w = u32::MAX;
-            // Most fronts that fail leave only weaker fives: told from counts at once, where
-            // reading the 126 ways would take all of them.
-            if rest_of.leaves_below(s.three[fi], v3[fi]) {
+            // Most fronts leave no two fives that each hold a pair, two pairs or trips at
+            // least the front: their ways are read from the rest's few straights and
+            // flushes (none, often), where reading the 126 ways would take all of them.
+            if let Some(w) = rest_of.reach_special(s.three[fi], v3[fi], v5) {
                 *slot = (stamp, w, true);
-                return false;
+                return w <= limit;
             }
             // Without a branch per way (whether a way qualifies is unpredictable), 14 ways
             // at a time, then whether one found is low enough.
@@ -1650,12 +1779,13 @@ mod tests {
     }
 
     #[test]
-    fn a_front_said_to_leave_only_weaker_fives_is_in_no_legal_split() {
+    fn a_fronts_ways_read_from_straights_and_flushes_are_its_126_ways() {
         // Every pair and trips front of random hands (standard, and with extra diamonds:
         // cards twice, five of a kind) and of hands built around pairs, trips, straights
-        // and flushes: when the counts say so, none of the 126 ways to split the other ten
-        // positions has both fives at least the front. The counts must also say so often
-        // (a rule that never fires would pass).
+        // and flushes: where the straights and flushes left are read, the weakest stronger
+        // five over the ways with both fives at least the front is the one the 126 ways
+        // give. They must be read often, both with no such way and with one, and the ways
+        // read in full often too (a rule that never fires would pass).
         let hands = test_hands(
             29,
             300,
@@ -1664,19 +1794,24 @@ mod tests {
                 "Ac Ad Kc Kd 5c 5d 4h 4s 9c Th 2d 3s 7h",
                 "Ac Ad 8c 8d 5c 5d 4h 4s 9c Th 2d 3s 7h",
                 "Kc Kd Qc Qd Jh 2d 3s 4h 6s 8c 9d Th Ac",
-                // Trips: two sets, one set, sets and a straight left.
+                // Trips: two sets, one set, sets and a straight left; quads.
                 "7s 7h 7d 9c 9d 9h 2c 2d 4s 5h Jc Qd Kh",
                 "7s 7h 7d 9c 9d Ah 2c 2d 4s 5h Jc Qd Kh",
                 "7s 7h 7d 3c 4d 5h 6c 8d 9s Th Jc Qd Kh",
-                // Straights and flushes left behind, the wheel among them.
+                "7s 7h 7d 7c 4d 5h 6c 8d 9s Th Jc Qd Kh",
+                "Ks Kh Kd Kc 2d 2h 6c 8d 9s Th Jc Qd Ah",
+                // Straights and flushes left behind, the wheel among them; a straight flush.
                 "Ah 2c 3d 4s 5h 5c 5d Kc Kd Qs Jh 9c 8d",
                 "2h 5h 8h Jh Kh Ac Ad 3c 3d 9s 9d Tc 7s",
+                "9d Td Jd Qd Kd 9h Th Jh Qh Kh 9s 2c 3c",
+                "As Ad Ac Kh Qh Jh Th 9h 8h 7h 6h 5h Kc",
+                "6c Qd Js Qs 2h 9s Kd 7c 8s Qh 3c Ac 4d",
                 // The extra diamonds: cards twice, five of a kind.
                 "7d 7d 7c 7h 7s 8d 8d 9d 9d Td Td Jd Jd",
                 "Ad Ad Ac Ah As 2d 2d 3d 3d 4d 4d 5d 5c",
             ],
         );
-        let (mut said, mut held) = (0, 0);
+        let (mut none, mut some, mut full) = (0, 0, 0);
         for &(ref h, wheel) in &hands {
             let s = HandSplits::new(h, wheel);
             let rest = Rest::new(h);
@@ -1686,18 +1821,30 @@ mod tests {
                 if !matches!(vf.category(), Category::OnePair | Category::ThreeOfAKind) {
                     continue;
                 }
-                let holds = crate::split::front_rest(fi)
+                let ways = crate::split::front_rest(fi)
                     .iter()
-                    .any(|&(a, b)| v5[a as usize].min(v5[b as usize]) >= vf);
-                if rest.leaves_below(mf, vf) {
-                    assert!(!holds, "{h:?} {wheel:?} front {mf:b}");
-                    said += 1;
-                } else if holds {
-                    held += 1;
+                    .map(|&(a, b)| (v5[a as usize], v5[b as usize]))
+                    .filter(|&(x, y)| x.min(y) >= vf)
+                    .map(|(x, y)| x.max(y).raw())
+                    .min()
+                    .unwrap_or(u32::MAX);
+                match rest.reach_special(mf, vf, v5) {
+                    Some(w) => {
+                        assert_eq!(w, ways, "{h:?} {wheel:?} front {mf:b}");
+                        if w == u32::MAX {
+                            none += 1
+                        } else {
+                            some += 1
+                        }
+                    }
+                    None => full += 1,
                 }
             }
         }
-        assert!(said > 2_000 && held > 2_000, "{said} {held}");
+        assert!(
+            none > 2_000 && some > 100 && full > 2_000,
+            "{none} {some} {full}"
+        );
     }
 
     #[test]

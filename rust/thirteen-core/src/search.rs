@@ -30,9 +30,8 @@
 //!   that no two disjoint fives each hold a pair, two pairs or trips at least the front, so
 //!   that a five of every such way is a straight or a flush: the ways are then read from
 //!   those fives, none or a few, `Rest::reach_special`). The fronts are checked when `ub1`
-//!   does not stop the
-//!   search, down to the first high card (taken as held, unchecked); the first `ub2` below
-//!   starts its fronts there too;
+//!   does not stop the search, down to the first high card (taken as held, unchecked); the
+//!   first `ub2` below starts its fronts there too;
 //! * with 13 cards, `ub2(b) = score(strongest front, strongest middle, b)` over the legal
 //!   splits of the cards `b` leaves skips a back. It is taken in steps: first a looser one
 //!   from the walk's own order (the first five from `b`'s value down that misses `b`, the

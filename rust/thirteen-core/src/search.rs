@@ -227,10 +227,9 @@ impl Rest {
         }
     }
 
-    /// The rank counts of the positions outside `mask`, when they hold no five of one suit
-    /// (at most 13 of a suit in all: no carry between the counts).
+    /// The suit and rank counts of the positions outside `mask`.
     #[inline]
-    fn left_unsuited(&self, mask: u32) -> Option<u64> {
+    fn left(&self, mask: u32) -> (u32, u64) {
         let (mut suits, mut ranks) = (self.suits, self.ranks);
         let mut m = mask;
         while m != 0 {
@@ -239,6 +238,14 @@ impl Rest {
             ranks -= r;
             m &= m - 1;
         }
+        (suits, ranks)
+    }
+
+    /// The rank counts of the positions outside `mask`, when they hold no five of one suit
+    /// (at most 13 of a suit in all: no carry between the counts).
+    #[inline]
+    fn left_unsuited(&self, mask: u32) -> Option<u64> {
+        let (suits, ranks) = self.left(mask);
         ((suits + 0x3333) & 0x8888 == 0).then_some(ranks)
     }
 
@@ -303,12 +310,7 @@ impl Rest {
     /// one five of every way is a straight or a flush, and those fives name every way.
     #[inline]
     fn reach_special(&self, mask: u32, front: HandValue, v5: &[HandValue]) -> Option<u32> {
-        let mut ranks = self.ranks;
-        let mut m = mask;
-        while m != 0 {
-            ranks -= self.at[m.trailing_zeros() as usize].1;
-            m &= m - 1;
-        }
+        let (_, ranks) = self.left(mask);
         // Bit 3 of each rank held at least twice, three, four, five times (counts at most 5).
         let at_least = |k: u64| (ranks + (8 - k) * RANK_ONES) & RANK_GUARDS;
         let (twice, thrice, four) = (at_least(2), at_least(3), at_least(4));
@@ -353,7 +355,8 @@ impl Rest {
                 w = w.min(x.max(y));
             }
         };
-        // Flushes: every five of a suit held five to seven times.
+        // Flushes: every five of a suit held five to seven times (`k − 5` of its positions
+        // dropped; two of them each pair once, the lower first).
         for &suit in &self.suit_at {
             let held = suit as u32 & rest;
             let k = held.count_ones() as usize;
@@ -364,66 +367,43 @@ impl Rest {
             if seen > SPECIALS {
                 return None;
             }
-            // Drop `k − 5` of the suit's positions (each pair once: `a` below `b`).
-            let mut a = held;
-            while a != 0 {
-                let low = a & a.wrapping_neg();
-                a &= a - 1;
-                match k {
-                    5 => way(held),
-                    6 => way(held & !low),
-                    _ => {
-                        let mut b = a;
-                        while b != 0 {
-                            way(held & !low & !(b & b.wrapping_neg()));
-                            b &= b - 1;
+            match k {
+                5 => way(held),
+                6 => single_bits(held).for_each(|a| way(held & !a)),
+                _ => {
+                    for a in single_bits(held) {
+                        for b in single_bits(held & !((a << 1) - 1)) {
+                            way(held & !a & !b);
                         }
                     }
-                }
-                if k == 5 {
-                    break;
                 }
             }
         }
         // Straights: five ranks in a row, the wheel's (ace to five) included, one position
         // of each.
         let at: [u32; 13] = std::array::from_fn(|r| self.rank_at[r] as u32 & rest);
-        let rank_mask = at
-            .iter()
-            .enumerate()
-            .fold(0u32, |acc, (r, &p)| acc | ((p != 0) as u32) << r);
-        for low in 0..10u32 {
-            let window: [usize; 5] = if low == 0 {
-                [12, 0, 1, 2, 3]
+        for low in 0..10 {
+            let window: [u32; 5] = if low == 0 {
+                [at[12], at[0], at[1], at[2], at[3]]
             } else {
-                std::array::from_fn(|i| (low - 1) as usize + i)
+                std::array::from_fn(|i| at[low - 1 + i])
             };
-            if window.iter().any(|&r| rank_mask >> r & 1 == 0) {
+            if window.contains(&0) {
                 continue;
             }
             seen += window
                 .iter()
-                .map(|&r| at[r].count_ones() as usize)
+                .map(|p| p.count_ones() as usize)
                 .product::<usize>();
             if seen > SPECIALS {
                 return None;
             }
-            let bits = |r: usize| {
-                let mut out = [0u32; 4];
-                let (mut p, mut n) = (at[window[r]], 0);
-                while p != 0 {
-                    out[n] = p & p.wrapping_neg();
-                    p &= p - 1;
-                    n += 1;
-                }
-                (out, n)
-            };
-            let (b0, b1, b2, b3, b4) = (bits(0), bits(1), bits(2), bits(3), bits(4));
-            for &p0 in &b0.0[..b0.1] {
-                for &p1 in &b1.0[..b1.1] {
-                    for &p2 in &b2.0[..b2.1] {
-                        for &p3 in &b3.0[..b3.1] {
-                            for &p4 in &b4.0[..b4.1] {
+            let [r0, r1, r2, r3, r4] = window.map(single_bits);
+            for p0 in r0 {
+                for p1 in r1.clone() {
+                    for p2 in r2.clone() {
+                        for p3 in r3.clone() {
+                            for p4 in r4.clone() {
                                 way(p0 | p1 | p2 | p3 | p4);
                             }
                         }
@@ -433,6 +413,17 @@ impl Rest {
         }
         Some(w)
     }
+}
+
+/// Each single bit of `mask`, lowest first.
+#[inline]
+fn single_bits(mask: u32) -> impl Iterator<Item = u32> + Clone {
+    let mut m = mask;
+    std::iter::from_fn(move || {
+        let bit = m & m.wrapping_neg();
+        m ^= bit;
+        (bit != 0).then_some(bit)
+    })
 }
 
 /// The most straights and flushes [`Rest::reach_special`] reads for one front (more: the

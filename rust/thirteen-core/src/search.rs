@@ -1796,6 +1796,9 @@ mod tests {
                 "9d Td Jd Qd Kd 9h Th Jh Qh Kh 9s 2c 3c",
                 "As Ad Ac Kh Qh Jh Th 9h 8h 7h 6h 5h Kc",
                 "6c Qd Js Qs 2h 9s Kd 7c 8s Qh 3c Ac 4d",
+                // A straight whose top rank is held three times: with the nine of hearts a
+                // straight flush, with another nine the weaker plain straight.
+                "2c 2d 3s 9h 9s 9c 5h 6h 7h 8h Kc Jd Ad",
                 // The extra diamonds: cards twice, five of a kind.
                 "7d 7d 7c 7h 7s 8d 8d 9d 9d Td Td Jd Jd",
                 "Ad Ad Ac Ah As 2d 2d 3d 3d 4d 4d 5d 5c",

@@ -3,7 +3,8 @@
 For each preset: the CPU time of ``solve(hand, strategy="ev")`` per hand against the CPU time
 of evaluating that hand's 1,573 lane subsets (1,287 fives + 286 threes) with
 ``evaluate_batch`` in the same process: median, p90, p99 and worst, and their ratio (each the
-least of three calls on the hand), and the median and p99 of the first call on each hand
+least of ``--repeat`` calls on the hand, 9 by default, the two called in turn), and the median
+and p99 of the first call on each hand
 (nothing warmed for it, as a server solving a new hand). Also the
 16-card ``kaixin-extra`` distribution; what pricing scoops over the classes of the opponent's
 arrangement costs (the shipped tables against the same tables without classes); ``mc`` with
@@ -48,18 +49,12 @@ def quantiles(xs: Sequence[float]) -> Dict[str, float]:
 
 def cpu(fn, repeat: int = 3) -> float:
     """Least CPU time of ``repeat`` calls, in µs."""
-    return cpu_first_least(fn, repeat)[1]
-
-
-def cpu_first_least(fn, repeat: int = 3) -> "tuple[float, float]":
-    """CPU time of the first of ``repeat`` calls (nothing warmed for this input: what a
-    server solving a new hand sees) and the least, in µs."""
     times = []
     for _ in range(repeat):
         t = time.process_time_ns()
         fn()
         times.append(time.process_time_ns() - t)
-    return times[0] / 1000, min(times) / 1000
+    return min(times) / 1000
 
 
 def hands(rules: RuleSet, n: int, seed: int) -> np.ndarray:
@@ -68,7 +63,9 @@ def hands(rules: RuleSet, n: int, seed: int) -> np.ndarray:
     return np.array([rng.permutation(deck)[: rules.dealt] for _ in range(n)], dtype=np.uint8)
 
 
-def ev_vs_eval(name: str, n: int) -> str:
+def ev_vs_eval(name: str, n: int, repeat: int = 9) -> str:
+    """``ev`` against the evaluation of the hand's subsets, ``repeat`` calls of each on every
+    hand, in turn (the two side by side, under the same load), each the least of its calls."""
     rules = RuleSet.preset(name)
     players = max(rules.players)
     thirteen.solve(thirteen.deck(rules)[:rules.dealt], rules, players=players)  # tables loaded
@@ -77,14 +74,22 @@ def ev_vs_eval(name: str, n: int) -> str:
     ratio: List[float] = []
     for row in hands(rules, n, 1):
         cards = [thirteen.Card.from_code(int(c)) for c in row]
-        t_first, t_ev = cpu_first_least(lambda: thirteen.solve(cards, rules, players=players))
-        ev.append(t_ev)
-        first.append(t_first)
-        if rules.dealt == 13:
-            subsets5 = row[FIVES]
-            subsets3 = row[THREES]
-            t_eval = cpu(lambda: (thirteen.evaluate_batch(subsets5, rules), thirteen.evaluate_batch(subsets3, rules)))
-            ratio.append(t_ev / t_eval)
+        subsets5, subsets3 = row[FIVES], row[THREES]
+        t_solve: List[int] = []
+        t_eval: List[int] = []
+        for _ in range(repeat):
+            t = time.process_time_ns()
+            thirteen.solve(cards, rules, players=players)
+            t_solve.append(time.process_time_ns() - t)
+            if rules.dealt == 13:
+                t = time.process_time_ns()
+                thirteen.evaluate_batch(subsets5, rules)
+                thirteen.evaluate_batch(subsets3, rules)
+                t_eval.append(time.process_time_ns() - t)
+        ev.append(min(t_solve) / 1000)
+        first.append(t_solve[0] / 1000)
+        if t_eval:
+            ratio.append(min(t_solve) / min(t_eval))
     q, f = quantiles(ev), quantiles(first)
     line = (f"| `{name}` {players}p | {q['p50']:.0f} | {q['p90']:.0f} | {q['p99']:.0f} | {q['max']:.0f} "
             f"| {f['p50']:.0f} | {f['p99']:.0f} |")
@@ -197,6 +202,8 @@ def complete_thirteen(n: int) -> str:
 def main(argv: Sequence[str] = ()) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2000)
+    parser.add_argument("--repeat", type=int, default=9,
+                        help="calls of ev and of the evaluation on each hand, in turn; the least counts")
     parser.add_argument("--mc-hands", type=int, default=10)
     parser.add_argument("--batch", type=int, default=20000)
     parser.add_argument("--sixteen", type=int, default=200)
@@ -207,7 +214,7 @@ def main(argv: Sequence[str] = ()) -> int:
     print("| preset | ev p50 | p90 | p99 | max | first call p50 | p99 | ev / eval p50 | ev / eval p99 |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for name in args.presets if args.hands else ():
-        print(ev_vs_eval(name, args.hands), flush=True)
+        print(ev_vs_eval(name, args.hands, args.repeat), flush=True)
     for name in ("kaixin", "shisanzhang") if args.hands else ():
         print(classes_cost(name, args.hands), flush=True)
     if args.mc_hands:

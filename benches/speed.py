@@ -119,6 +119,7 @@ def classes_cost(name: str, n: int) -> str:
 
 def mc_cost(name: str, players: int, n: int) -> float:
     rules = RuleSet.preset(name)
+    thirteen.solve(thirteen.deck(rules)[:rules.dealt], rules, players=players)  # tables loaded
     times = []
     for row in hands(rules, n, 2):
         cards = [thirteen.Card.from_code(int(c)) for c in row]

@@ -211,6 +211,8 @@ def main(argv: Sequence[str] = ()) -> int:
     parser.add_argument("--complete", type=int, default=300)
     parser.add_argument("--presets", nargs="*", default=PRESET_NAMES)
     args = parser.parse_args(list(argv) or None)
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores; CPU time per hand, µs")
     print("| preset | ev p50 | p90 | p99 | max | first call p50 | p99 | ev / eval p50 | ev / eval p99 |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")

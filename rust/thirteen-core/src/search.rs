@@ -210,13 +210,12 @@ const RANK_ONES: u64 = RANK_GUARDS >> 3;
 impl Rest {
     fn new(cards: &[Card]) -> Rest {
         let mut at = [(0u32, 0u64); 16];
-        for (slot, c) in at.iter_mut().zip(cards) {
-            *slot = (1 << (4 * (c.code() & 3)), 1 << (4 * c.rank_index()));
-        }
         let (mut suit_at, mut rank_at) = ([0u16; 4], [0u16; 13]);
-        for (p, c) in cards.iter().enumerate().take(16) {
-            suit_at[(c.code() & 3) as usize] |= 1 << p;
-            rank_at[c.rank_index() as usize] |= 1 << p;
+        for (p, (slot, c)) in at.iter_mut().zip(cards).enumerate() {
+            let (suit, rank) = ((c.code() & 3) as usize, c.rank_index() as usize);
+            *slot = (1 << (4 * suit), 1 << (4 * rank));
+            suit_at[suit] |= 1 << p;
+            rank_at[rank] |= 1 << p;
         }
         Rest {
             at,

@@ -174,37 +174,64 @@ pub(crate) fn units_raise_score(rules: &Rules, role: Role, tables: &LaneTables) 
     !drawn_pays && tables.lanes.iter().all(|l| !l.is_empty())
 }
 
-/// Sixteen non-negative terms added in a fixed tree order (monotone under rounding).
-#[inline]
-fn sum16(x: &[f32; CLASSES]) -> f64 {
-    let mut h = [0f32; 8];
-    for i in 0..8 {
-        h[i] = x[i] + x[i + 8];
-    }
-    let q: [f32; 4] = std::array::from_fn(|i| h[i] + h[i + 4]);
-    ((q[0] + q[2]) + (q[1] + q[3])) as f64
+/// Four classes' terms, one SSE register.
+type Four = [f32; 4];
+
+#[inline(always)]
+fn four(x: &[f32; CLASSES], c: usize) -> Four {
+    [x[4 * c], x[4 * c + 1], x[4 * c + 2], x[4 * c + 3]]
 }
 
-/// Per class: P(win all three lanes), P(lose all three) and, with `lanes`, the expected
-/// units the opponent collects over the three lanes when it wins all three (zeros without).
-/// Plain loops over the classes, always inlined: so the compiler takes the products four
-/// classes at a time (called, or built by `std::array::from_fn`, they were taken one class
-/// at a time and passed through memory).
 #[inline(always)]
-#[allow(clippy::needless_range_loop)] // one index into several rows, as the vectoriser likes
-fn per_class(f: &ClassRow, m: &ClassRow, b: &ClassRow, lanes: bool) -> [[f32; CLASSES]; 3] {
-    let (mut pw, mut pl, mut lost) = ([0f32; CLASSES], [0f32; CLASSES], [0f32; CLASSES]);
-    for k in 0..CLASSES {
-        pw[k] = f.w[k] * m.w[k] * b.w[k];
-        pl[k] = f.l[k] * m.l[k] * b.l[k];
-    }
-    if lanes {
-        for k in 0..CLASSES {
-            let ml = m.l[k] * b.l[k];
-            lost[k] = f.u[k] * ml + f.l[k] * (m.u[k] * b.l[k] + m.l[k] * b.u[k]);
+fn mul4(a: Four, b: Four) -> Four {
+    [a[0] * b[0], a[1] * b[1], a[2] * b[2], a[3] * b[3]]
+}
+
+#[inline(always)]
+fn add4(a: Four, b: Four) -> Four {
+    [a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3]]
+}
+
+/// Over the classes, against one opponent: the sums of P(win all three lanes), of P(lose
+/// all three), of the units the opponent collects over the three lanes when it wins all
+/// three (with `LANES`; else 0), and of the last two each weighed by `rate` (with `RATE`;
+/// else 0). Each sum in one fixed tree order (monotone under rounding): each class with the
+/// class eight places on, those sums with the ones four places on, then `(q0 + q2) + (q1 +
+/// q3)`. The terms are taken four classes at a time and added as they are made, so that
+/// none passes through memory (taken sixteen at a time, then added, they went through the
+/// stack: 485 instructions a score on the slowest hands, 242 now).
+#[inline(always)]
+fn class_sums<const LANES: bool, const RATE: bool>(
+    f: &ClassRow,
+    m: &ClassRow,
+    b: &ClassRow,
+    rate: &[f32; CLASSES],
+) -> [f64; 5] {
+    let quarter = |c: usize| -> [Four; 5] {
+        let zero = [0f32; 4];
+        let pw = mul4(mul4(four(&f.w, c), four(&m.w, c)), four(&b.w, c));
+        let (fl, ml, bl) = (four(&f.l, c), four(&m.l, c), four(&b.l, c));
+        let pl = mul4(mul4(fl, ml), bl);
+        let lost = if LANES {
+            let both = add4(mul4(four(&m.u, c), bl), mul4(ml, four(&b.u, c)));
+            add4(mul4(four(&f.u, c), mul4(ml, bl)), mul4(fl, both))
+        } else {
+            zero
+        };
+        if RATE {
+            let r = four(rate, c);
+            [pw, pl, lost, mul4(pl, r), mul4(lost, r)]
+        } else {
+            [pw, pl, lost, zero, zero]
         }
-    }
-    [pw, pl, lost]
+    };
+    let (q0, q2) = (quarter(0), quarter(2));
+    let low: [Four; 5] = std::array::from_fn(|i| add4(q0[i], q2[i]));
+    let (q1, q3) = (quarter(1), quarter(3));
+    std::array::from_fn(|i| {
+        let q = add4(low[i], add4(q1[i], q3[i]));
+        ((q[0] + q[2]) + (q[1] + q[3])) as f64
+    })
 }
 
 /// The price of an opponent's home run (全垒打) that takes this seat in: the opponent must
@@ -220,25 +247,17 @@ struct Against {
 }
 
 impl Against {
-    /// The expected extra units paid to one opponent's home run, from the split's per-class
-    /// P(lose all three) and units lost then ([`scooped`] with `lanes` when `self.lost`
-    /// is not 0).
+    /// The expected extra units paid to one opponent's home run, from the split's sums over
+    /// the classes of P(lose all three) and of the units lost then, each weighed by the
+    /// classes' rates ([`class_sums`], the latter with `lanes` when `self.lost` is not 0).
     #[inline]
-    #[allow(clippy::needless_range_loop)] // as in `per_class`
-    fn units(&self, pl: &[f32; CLASSES], lost: &[f32; CLASSES]) -> f64 {
-        let by = |x: &[f32; CLASSES]| {
-            let mut rated = [0f32; CLASSES];
-            for k in 0..CLASSES {
-                rated[k] = x[k] * self.rate[k];
-            }
-            sum16(&rated)
-        };
+    fn units(&self, rated_pl: f64, rated_lost: f64) -> f64 {
         let lost_part = if self.lost != 0.0 {
-            self.lost * by(lost)
+            self.lost * rated_lost
         } else {
             0.0
         };
-        self.scooped * by(pl) + lost_part
+        self.scooped * rated_pl + lost_part
     }
 
     /// For a seat meeting every other seat (RULES.md 4, step 7): at a table of at least
@@ -351,13 +370,21 @@ impl<'a> Scorer<'a> {
             let paid = self.rules.scoop.0 == BonusKind::Double;
             let (fr, mr, br) = (row(0, f.row), row(1, m.row), row(2, b.row));
             let Some(a) = &self.against else {
-                let [pw, pl, lost] = per_class(fr, mr, br, paid);
-                return (sum16(&pw), sum16(&pl), sum16(&lost), 0.0);
+                let [pw, pl, lost, _, _] = if paid {
+                    class_sums::<true, false>(fr, mr, br, &NO_ROW.w)
+                } else {
+                    class_sums::<false, false>(fr, mr, br, &NO_ROW.w)
+                };
+                return (pw, pl, lost, 0.0);
             };
-            // The per-class terms are kept for the opponent's home run.
-            let [pw, pl, lost] = per_class(fr, mr, br, paid || a.lost != 0.0);
-            let lost_all = if paid { sum16(&lost) } else { 0.0 };
-            (sum16(&pw), sum16(&pl), lost_all, a.units(&pl, &lost))
+            // The per-class terms weighed by the rates, for the opponent's home run.
+            let [pw, pl, lost, rated_pl, rated_lost] = if paid || a.lost != 0.0 {
+                class_sums::<true, true>(fr, mr, br, &a.rate)
+            } else {
+                class_sums::<false, true>(fr, mr, br, &a.rate)
+            };
+            let lost_all = if paid { lost } else { 0.0 };
+            (pw, pl, lost_all, a.units(rated_pl, rated_lost))
         } else {
             (
                 f.w * m.w * b.w,
@@ -670,5 +697,76 @@ mod tests {
         };
         let t = tables(&banker, true);
         assert!(Against::new(&banker, ctx, &t).is_none());
+    }
+
+    /// Each class's terms, sixteen classes at a time, then added in the tree order, as the
+    /// model was first written: what [`class_sums`] must equal to the bit.
+    fn class_sums_by_class(
+        f: &ClassRow,
+        m: &ClassRow,
+        b: &ClassRow,
+        lanes: bool,
+        rate: &[f32; CLASSES],
+    ) -> [f64; 5] {
+        let sum16 = |x: [f32; CLASSES]| {
+            let h: [f32; 8] = std::array::from_fn(|i| x[i] + x[i + 8]);
+            let q: [f32; 4] = std::array::from_fn(|i| h[i] + h[i + 4]);
+            ((q[0] + q[2]) + (q[1] + q[3])) as f64
+        };
+        let pw = std::array::from_fn(|k| f.w[k] * m.w[k] * b.w[k]);
+        let pl: [f32; CLASSES] = std::array::from_fn(|k| f.l[k] * m.l[k] * b.l[k]);
+        let lost: [f32; CLASSES] = std::array::from_fn(|k| {
+            if lanes {
+                let ml = m.l[k] * b.l[k];
+                f.u[k] * ml + f.l[k] * (m.u[k] * b.l[k] + m.l[k] * b.u[k])
+            } else {
+                0.0
+            }
+        });
+        [
+            sum16(pw),
+            sum16(pl),
+            sum16(lost),
+            sum16(std::array::from_fn(|k| pl[k] * rate[k])),
+            sum16(std::array::from_fn(|k| lost[k] * rate[k])),
+        ]
+    }
+
+    #[test]
+    fn class_sums_equal_the_terms_taken_class_by_class_to_the_bit() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |scale: f32| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 40) as f32 / (1u64 << 24) as f32 * scale
+        };
+        let mut row = |scale: f32| ClassRow {
+            w: std::array::from_fn(|_| next(1.0)),
+            l: std::array::from_fn(|_| next(1.0)),
+            u: std::array::from_fn(|_| next(scale)),
+        };
+        let bits = |s: [f64; 5]| s.map(f64::to_bits);
+        for _ in 0..2000 {
+            let (f, m, b) = (row(3.0), row(20.0), row(10.0));
+            let rate: [f32; CLASSES] = row(1.0).w;
+            let no_rate = |s: [f64; 5]| [s[0], s[1], s[2], 0.0, 0.0];
+            assert_eq!(
+                bits(class_sums::<true, true>(&f, &m, &b, &rate)),
+                bits(class_sums_by_class(&f, &m, &b, true, &rate))
+            );
+            assert_eq!(
+                bits(class_sums::<false, true>(&f, &m, &b, &rate)),
+                bits(class_sums_by_class(&f, &m, &b, false, &rate))
+            );
+            assert_eq!(
+                bits(class_sums::<true, false>(&f, &m, &b, &rate)),
+                bits(no_rate(class_sums_by_class(&f, &m, &b, true, &rate)))
+            );
+            assert_eq!(
+                bits(class_sums::<false, false>(&f, &m, &b, &rate)),
+                bits(no_rate(class_sums_by_class(&f, &m, &b, false, &rate)))
+            );
+        }
     }
 }

@@ -32,6 +32,10 @@ pub(crate) struct Falling {
     /// up to date for the places below `built`.
     holds: Vec<[u64; POSITIONS]>,
     built: usize,
+    /// The last block tested by [`Falling::first_missing`]: the mask, the block, the end of
+    /// the places built in it then (0: none kept), and which of those hold a position of
+    /// the mask. A walk calls it again and again with one mask in one block.
+    tested: (u32, usize, usize, u64),
     /// [`Falling::fill_threes`]'s key per subset.
     dense: Vec<u16>,
 }
@@ -186,6 +190,7 @@ impl Default for Falling {
             next: 0,
             holds: Vec::new(),
             built: 0,
+            tested: (0, 0, 0, 0),
             dense: Vec::new(),
         }
     }
@@ -275,6 +280,7 @@ impl Falling {
         self.sorted = 0;
         self.next = 0;
         self.built = 0;
+        self.tested = (0, 0, 0, 0);
     }
 
     /// Refills with 3-card subsets (as [`Falling::fill`]), sorted at once: each value has a
@@ -339,6 +345,7 @@ impl Falling {
         self.sorted = n;
         self.next = 1;
         self.built = 0;
+        self.tested = (0, 0, 0, 0);
     }
 
     /// Number of subsets.
@@ -369,13 +376,20 @@ impl Falling {
             }
             let w = q / 64;
             let end = until.min(self.built).min(w * 64 + 64);
-            let holds = &self.holds[w];
-            let mut hit = 0u64;
-            let mut bits = mask;
-            while bits != 0 {
-                hit |= holds[bits.trailing_zeros() as usize];
-                bits &= bits - 1;
-            }
+            let hit = match self.tested {
+                (m, b, e, hit) if m == mask && b == w && end <= e => hit,
+                _ => {
+                    let holds = &self.holds[w];
+                    let mut hit = 0u64;
+                    let mut bits = mask;
+                    while bits != 0 {
+                        hit |= holds[bits.trailing_zeros() as usize];
+                        bits &= bits - 1;
+                    }
+                    self.tested = (mask, w, self.built.min(w * 64 + 64), hit);
+                    hit
+                }
+            };
             // The places `q..end` of the block.
             let span = (u64::MAX << (q % 64)) & (u64::MAX >> (64 - (end - w * 64)));
             let free = !hit & span;
@@ -776,6 +790,48 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    #[test]
+    fn walks_with_one_mask_while_places_are_built() {
+        // `next_missing` over every place with one mask, the places built a step at a time
+        // as the walk reaches them, another mask asked between its steps (each answer
+        // against a plain scan of a sorted copy), and the walk's places against the scan's.
+        let mut x = 777u64;
+        let mut f = Falling::default();
+        for round in 0..40 {
+            let n = 100 + (lcg(&mut x) >> 40) as usize % 300;
+            let values: Vec<HandValue> = (0..n)
+                .map(|_| HandValue((lcg(&mut x) >> 44) as u32))
+                .collect();
+            let masks: Vec<u32> = (0..n)
+                .map(|_| (0..3).fold(0, |m, _| m | 1 << ((lcg(&mut x) >> 40) % 16)))
+                .collect();
+            let mut sorted: Vec<u64> = (values.iter().zip(tails(&masks)))
+                .map(|(&v, t)| entry(v, t))
+                .collect();
+            sorted.sort_unstable_by(|a, b| b.cmp(a));
+            f.fill(&values, &tails(&masks));
+            let miss = (lcg(&mut x) >> 40) as u32 & 0x0f0f | 1 << (round % 16);
+            let other = (lcg(&mut x) >> 40) as u32 & 0xffff;
+            let (mut from, mut walked) = (0, Vec::new());
+            while let Some(k) = f.next_missing(&mut from, n, miss) {
+                walked.push(k);
+                let (a, b) = (from.saturating_sub(5), (from + 40).min(n));
+                let want = (a..b).find(|&q| mask(sorted[q]) & other == 0).unwrap_or(b);
+                assert_eq!(
+                    f.first_missing(a, b, other),
+                    want,
+                    "round {round}, {a}..{b}"
+                );
+            }
+            let want: Vec<u64> = sorted
+                .iter()
+                .copied()
+                .filter(|&k| mask(k) & miss == 0)
+                .collect();
+            assert_eq!(walked, want, "round {round}");
         }
     }
 

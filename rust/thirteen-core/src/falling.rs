@@ -808,11 +808,7 @@ mod tests {
             let masks: Vec<u32> = (0..n)
                 .map(|_| (0..3).fold(0, |m, _| m | 1 << ((lcg(&mut x) >> 40) % 16)))
                 .collect();
-            let mut sorted: Vec<u64> = (values.iter().zip(tails(&masks)))
-                .map(|(&v, t)| entry(v, t))
-                .collect();
-            sorted.sort_unstable_by(|a, b| b.cmp(a));
-            f.fill(&values, &tails(&masks));
+            let sorted = filled(&mut f, &values, &masks);
             let miss = (lcg(&mut x) >> 40) as u32 & 0x0f0f | 1 << (round % 16);
             let other = (lcg(&mut x) >> 40) as u32 & 0xffff;
             let (mut from, mut walked) = (0, Vec::new());
@@ -833,6 +829,17 @@ mod tests {
                 .collect();
             assert_eq!(walked, want, "round {round}");
         }
+    }
+
+    /// Fills `f` with the subsets of `values` and `masks`, and returns their entries sorted
+    /// as a plain scan would read them.
+    fn filled(f: &mut Falling, values: &[HandValue], masks: &[u32]) -> Vec<u64> {
+        let mut sorted: Vec<u64> = (values.iter().zip(tails(masks)))
+            .map(|(&v, t)| entry(v, t))
+            .collect();
+        sorted.sort_unstable_by(|a, b| b.cmp(a));
+        f.fill(values, &tails(masks));
+        sorted
     }
 
     /// The next state of a 64-bit linear congruential generator (the tests' random draws).
@@ -874,11 +881,7 @@ mod tests {
             let masks: Vec<u32> = (0..n as u32)
                 .map(|i| (1 << ((i + round) % 16)) | (1 << ((i * 3 + 5 * round) % 16)))
                 .collect();
-            let mut sorted: Vec<u64> = (values.iter().zip(tails(&masks)))
-                .map(|(&v, t)| entry(v, t))
-                .collect();
-            sorted.sort_unstable_by(|a, b| b.cmp(a));
-            f.fill(&values, &tails(&masks));
+            let sorted = filled(&mut f, &values, &masks);
             for _ in 0..300 {
                 let from = next(n + 1);
                 let until = (from + next(80)).min(n);

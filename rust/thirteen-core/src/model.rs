@@ -733,13 +733,9 @@ mod tests {
 
     #[test]
     fn class_sums_equal_the_terms_taken_class_by_class_to_the_bit() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |scale: f32| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 40) as f32 / (1u64 << 24) as f32 * scale
-        };
+        use rand::Rng;
+        let mut rng = crate::deal::rng_for(7);
+        let mut next = |scale: f32| rng.random::<f32>() * scale;
         let mut row = |scale: f32| ClassRow {
             w: std::array::from_fn(|_| next(1.0)),
             l: std::array::from_fn(|_| next(1.0)),

@@ -958,15 +958,16 @@ class Round(_JsonState):
             )
 
     def _check_held(self, seat: int, cards: Sequence[Card]) -> None:
+        """Every card is in the seat's own hand, as often as sent. The refusal depends on
+        the seat's hand and what it sent only: it never says whether or where another seat
+        holds the card (a player must not learn other hands by probing)."""
         assert self._hands is not None
         held = Counter(self._hands[seat])
         for card, count in Counter(cards).items():
             if count > held.get(card, 0):
-                owners = [s for s, h in enumerate(self._hands) if s != seat and card in h]
-                where = f" (seat {owners[0]} holds it)" if owners else ""
                 times = "" if count == 1 else f" {count} times"
                 raise CardNotHeldError(
-                    f"seat {seat} does not hold {card}{times}{where}", card=str(card), player=seat
+                    f"seat {seat} does not hold {card}{times}", card=str(card), player=seat
                 )
 
     def _validate(self, seat: int, sub: Submission) -> None:

@@ -407,6 +407,22 @@ def test_signed_saves() -> None:
         refused(cls, json.dumps(data), "signature", key=KEY)
 
 
+@pytest.mark.parametrize(
+    "signature",
+    ["é" * 64, "\u0660" * 64, "\uff10" * 64, "ab" * 31 + "😀", ""],
+    ids=["latin", "arabic-digits", "fullwidth-digits", "emoji", "empty"],
+)
+def test_a_signature_of_any_text_is_a_save_error(signature: str) -> None:
+    # Issue 52 N3: a non-ASCII signature raised TypeError from hmac.compare_digest.
+    for obj in (arranging(), table_mid_round()):
+        cls = type(obj)
+        data = json.loads(obj.to_json(key=KEY))
+        data["hmac"] = signature
+        for ascii_only in (True, False):
+            error = refused(cls, json.dumps(data, ensure_ascii=ascii_only), "signature", key=KEY)
+            assert error.key == "hmac"
+
+
 def test_signed_round_with_any_field_changed() -> None:
     text = settled().to_json(key=KEY)
     for field, value in (("stake", 11), ("seed", 1), ("escaped", []), ("phase", "arrange")):

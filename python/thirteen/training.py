@@ -18,6 +18,8 @@ the local ones.
 from __future__ import annotations
 
 import operator
+import os
+import tempfile
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
@@ -26,7 +28,7 @@ from thirteen.errors import LimitError, ThirteenError
 from thirteen.rules import RuleSet
 from thirteen.table_store import LANES, SizeTables, TableSet, play_key, read_counts, size_groups
 
-__all__ = ["train", "Progress", "DEFAULTS", "SHARD_DEALS", "count_deals"]
+__all__ = ["train", "Progress", "DEFAULTS", "SHARD_DEALS", "check_out", "count_deals"]
 
 #: Deals per Ray task in a training iteration.
 SHARD_DEALS = 250
@@ -77,7 +79,9 @@ def train(
 
     Raises:
         PlayerCountError: a size the rules do not allow, or no size at all.
-        ThirteenError: ``out`` in a folder that does not exist (checked before training).
+        ThirteenError: an ``out`` that cannot be written: a folder, in a folder that does not
+            exist or takes no new file, or a file without write permission (checked before
+            training, :func:`check_out`).
         LimitError: ``deals`` outside 1 to 10**8, ``iterations`` outside 1 to 10**4,
             ``seed`` outside 0 to 2**64 − 1, a negative or infinite ``tolerance``.
         BackendError: an unknown backend, Ray not installed, or no cluster at ``address``.
@@ -115,8 +119,8 @@ def train(
     if not 0 <= tolerance < float("inf"):
         raise LimitError(f"tolerance must be a number from 0, got {tolerance}", key="tolerance",
                          value=str(tolerance), minimum=0, maximum=None)
-    if out is not None and not Path(out).parent.is_dir():
-        raise ThirteenError(f"out: no folder {str(Path(out).parent)!r} to write the table file to")
+    if out is not None:
+        check_out(out)
     backend = cluster.resolve_backend(backend, address)
     groups = [tuple(p for p in g if p in sizes) for g in size_groups(rules)]
     if backend == "ray":
@@ -133,6 +137,29 @@ def train(
     if out is not None:
         result.save(out)
     return result
+
+
+def check_out(out: Union[str, Path]) -> None:
+    """Checks, before any work, that a table file can be written at ``out``: not a folder,
+    in a folder that exists and takes a new file (a file made there and removed at once),
+    and not an existing file that cannot be written.
+
+    Raises:
+        ThirteenError: which of these fails, naming ``out``.
+    """
+    path = Path(out)
+    if path.is_dir():
+        raise ThirteenError(f"out: {str(path)!r} is a folder, not a file to write the tables to")
+    if not path.parent.is_dir():
+        raise ThirteenError(f"out: no folder {str(path.parent)!r} to write the table file to")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise ThirteenError(f"out: cannot write {str(path)!r}: permission denied")
+    try:
+        handle, probe = tempfile.mkstemp(dir=path.parent, prefix=".thirteen-train-")
+    except OSError as exc:
+        raise ThirteenError(f"out: cannot write in {str(path.parent)!r}: {exc.strerror or exc}") from None
+    os.close(handle)
+    os.unlink(probe)
 
 
 def _size(value: object) -> int:

@@ -13,11 +13,12 @@ use rand_chacha::ChaCha8Rng;
 use rs_poker::core::Rankable;
 use thirteen_core::eval::{evaluate3_reference, evaluate5_reference, evaluate_batch};
 use thirteen_core::eval_table::{evaluate_subsets13, FIVES_OF_13, THREES_OF_13};
+use thirteen_core::lanes::LaneTables;
+use thirteen_core::model::{Context, Role};
 use thirteen_core::score::{settle, Submission, TableArgs};
-use thirteen_core::solve::{
-    build_tables, solve_ev, solve_greedy, solve_mc, Context, LaneTables, Role,
-};
+use thirteen_core::solve::{solve_ev, solve_greedy, solve_mc};
 use thirteen_core::split::HandSplits;
+use thirteen_core::train::build_tables;
 use thirteen_core::{
     evaluate3, evaluate5, is_foul, Arrangement, Card, DeckKind, HandValue, Rules, Wheel,
 };

@@ -3,7 +3,7 @@
 //!
 //! **Lane tables.** For each lane and hand value, the distribution of an opponent's lane
 //! value: how often it is below, equal and above, and the lane value (units) it collects
-//! when above. They come from self-play ([`build_tables`]): deal many tables, arrange every
+//! when above. They come from self-play ([`crate::train::build_tables`]): deal many tables, arrange every
 //! hand with the current strategy, count the lane values, rebuild, repeat.
 //!
 //! **Expected units of a split** against one opponent, treating lanes as independent: the sum
@@ -13,7 +13,6 @@
 //! special is declared when its units beat the best split's expectation.
 
 use std::cell::RefCell;
-use std::cmp::Ordering;
 use std::collections::HashSet;
 
 use rayon::prelude::*;
@@ -24,19 +23,18 @@ use crate::deal::{rng_at, shuffle};
 use crate::error::{Error, Lane};
 use crate::eval::HandValue;
 
+use crate::lanes::LaneTables;
 use crate::model::{features, Scorer};
+use crate::model::{Context, Role};
 use crate::removal::Removal;
 use crate::rules::{Mode, Rules};
 use crate::score::{settle_known_totals, Scratch, Submission};
-use crate::search::{best_splits, Distinct, Need, SearchStats};
+use crate::search::{
+    best_first, best_splits, subset_values, subsets, Ask, Candidate, Distinct, Hand, Need, Pricing,
+    SearchStats,
+};
 use crate::special::{find_special, SpecialHand};
 use crate::split::HandSplits;
-
-pub use crate::search::Candidate;
-
-pub use crate::lanes::{LaneCounts, LaneDist, LaneTables};
-pub use crate::model::{Context, Role};
-pub use crate::train::build_tables;
 
 /// A solved hand: a split, or a declared special, with its expected units.
 #[derive(Clone, Debug)]
@@ -106,20 +104,20 @@ pub fn ev_candidates_counted(
     distinct: Distinct,
     stats: &mut SearchStats,
 ) -> Vec<Candidate> {
+    let hand = Hand {
+        cards: splits.cards(),
+        v5: splits.five_values(),
+        v3: splits.three_values(),
+        three_keys: Some(splits.three_keys()),
+    };
     let search = |removal: Option<&Removal>, stats: &mut SearchStats| {
-        best_splits(
-            splits.cards(),
-            splits.five_values(),
-            splits.three_values(),
-            Some(splits.three_keys()),
+        let pricing = Pricing {
             rules,
             tables,
             removal,
             ctx,
-            top,
-            distinct,
-            stats,
-        )
+        };
+        best_splits(&hand, &pricing, Ask::best(top, distinct), stats)
     };
     // The hand's card-removal weights in this thread's buffers (a fresh one only if they
     // are in use: the search does not come back here, so they never are).
@@ -306,12 +304,6 @@ pub fn solve_ev_with(
     out
 }
 
-/// Highest expected units first: the order of candidate and choice lists (a NaN compares
-/// equal to everything).
-pub(crate) fn best_first(a: f64, b: f64) -> Ordering {
-    b.partial_cmp(&a).unwrap_or(Ordering::Equal)
-}
-
 /// The positions in `cards` of the placed cards (each held card placed at most once): all
 /// of them, and those of each lane. Errors: [`Error::WrongCount`] naming the first lane that
 /// holds more than its size, else [`Error::CardNotHeld`] naming the first placed card not
@@ -373,7 +365,7 @@ fn distinct_choices(
 /// expected units, best first (at most `limit`). Priced as [`solve_ev_keep`] chooses the
 /// cards to keep: card removal from every dealt card. Exact: one pruned search of the
 /// dealt cards over the splits that hold the placed cards in their lanes
-/// ([`crate::search::best_splits_above`] with a [`Need`]); a card held twice makes one
+/// ([`crate::search::best_splits`] with a [`Need`]); a card held twice makes one
 /// arrangement of several splits of positions, and more splits are asked for until
 /// `limit` arrangements are found or none is left. Errors: [`Error::WrongCount`] when a
 /// lane holds more placed cards than its size, [`Error::CardNotHeld`] when a placed card is
@@ -401,29 +393,31 @@ pub fn complete_keep(
     let (v5, v3): (&[HandValue], &[HandValue]) = match &thirteen {
         Some(s) => (s.five_values(), s.three_values()),
         None => {
-            more = crate::search::subset_values(dealt, rules.wheel);
+            more = subset_values(dealt, rules.wheel);
             (&more.0, &more.1)
         }
     };
     let need = Need { lanes, held: 0 };
+    let pricing = Pricing {
+        rules,
+        tables,
+        removal: removal.as_ref(),
+        ctx,
+    };
     // 13 cards make at most 1,287 × 56 splits: asking for more finds no more.
     let mut top = if n == 13 { limit.min(1287 * 56) } else { limit };
     loop {
-        let found = crate::search::best_splits_above(
-            dealt,
+        let hand = Hand {
+            cards: dealt,
             v5,
             v3,
-            thirteen.as_ref().map(|s| s.three_keys()),
-            rules,
-            tables,
-            removal.as_ref(),
-            ctx,
-            top,
-            Distinct::No,
-            f64::NEG_INFINITY,
+            three_keys: thirteen.as_ref().map(|s| s.three_keys()),
+        };
+        let ask = Ask {
             need,
-            &mut SearchStats::default(),
-        );
+            ..Ask::best(top, Distinct::No)
+        };
+        let found = best_splits(&hand, &pricing, ask, &mut SearchStats::default());
         let out = distinct_choices(&found, limit, |c| arrangement_at(dealt, c));
         if out.len() == limit || found.len() < top {
             return Ok(out);
@@ -466,7 +460,7 @@ fn pick(cards: &[Card], m: u32) -> Vec<Card> {
 /// The arrangement of a candidate split of `cards` (13 to 16; subsets indexed as
 /// [`crate::search::subsets`]).
 fn arrangement_at(cards: &[Card], c: &Candidate) -> Arrangement {
-    let subs = crate::search::subsets(cards.len());
+    let subs = subsets(cards.len());
     let (fi, mi, bi) = c.subsets;
     Arrangement {
         front: pick(cards, subs.three[fi]).try_into().expect("3"),
@@ -509,24 +503,25 @@ fn best_kept_above(
     above: f64,
     need: Need,
 ) -> Option<(Arrangement, f64)> {
-    let (v5, v3) = crate::search::subset_values(cards, rules.wheel);
-    let mut stats = SearchStats::default();
-    let c = *crate::search::best_splits_above(
+    let (v5, v3) = subset_values(cards, rules.wheel);
+    let hand = Hand {
         cards,
-        &v5,
-        &v3,
-        None,
+        v5: &v5,
+        v3: &v3,
+        three_keys: None,
+    };
+    let pricing = Pricing {
         rules,
         tables,
         removal,
         ctx,
-        1,
-        Distinct::No,
+    };
+    let ask = Ask {
         above,
         need,
-        &mut stats,
-    )
-    .first()?;
+        ..Ask::best(1, Distinct::No)
+    };
+    let c = *best_splits(&hand, &pricing, ask, &mut SearchStats::default()).first()?;
     let arrangement = arrangement_at(cards, &c);
     Some((arrangement, c.expected))
 }
@@ -842,6 +837,7 @@ mod tests {
     use crate::arrange::is_foul;
     use crate::card::parse_cards;
     use crate::deal::rng_for;
+    use crate::train::build_tables;
 
     fn hand(text: &str) -> [Card; 13] {
         parse_cards(text).unwrap().try_into().unwrap()

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use crate::arrange::Arrangement;
 use crate::card::Card;
 use crate::eval::{HandValue, Wheel};
-use crate::eval_table::{evaluate_subsets13_keyed, FIVES_OF_13, THREES_OF_13};
+use crate::eval_table::{evaluate_subsets13_keyed, ThreeKeys, FIVES_OF_13, THREES_OF_13};
 
 /// All 13 positions.
 pub const ALL_POSITIONS: u16 = 0x1fff;
@@ -157,18 +157,12 @@ pub enum SplitFilter {
     Pareto,
 }
 
-/// Each three's place among the 3-card values, read from the evaluation tables beside its
-/// value ([`HandSplits::three_keys`]): only a [`HandSplits`] makes them, so the search can
-/// take their order as exact without checking it.
-#[derive(Clone, Copy, Debug)]
-pub struct ThreeKeys<'a>(pub(crate) &'a [u16]);
-
 /// A 13-card hand with every 5- and 3-card subset of its positions evaluated once.
 pub struct HandSplits {
     cards: [Card; 13],
     v5: Vec<HandValue>,
     v3: Vec<HandValue>,
-    /// Each three's place among the 3-card values ([`crate::falling::three_key`]).
+    /// Each three's place among the 3-card values ([`crate::eval_table::three_key`]).
     k3: Vec<u16>,
 }
 
@@ -209,7 +203,7 @@ impl HandSplits {
     }
 
     /// The places of the 286 three-position subsets' values among all 3-card values
-    /// ([`crate::falling::three_key`]), as the search's walk of the fronts sorts them.
+    /// ([`crate::eval_table::three_key`]), as the search's walk of the fronts sorts them.
     pub fn three_keys(&self) -> ThreeKeys<'_> {
         ThreeKeys(&self.k3)
     }

@@ -79,8 +79,8 @@ fn splits(
 /// Pickles as its rules and counts.
 #[pyclass(name = "LaneTables", frozen, module = "thirteen._core")]
 struct PyLaneTables {
-    tables: core::solve::LaneTables,
-    counts: core::solve::LaneCounts,
+    tables: core::lanes::LaneTables,
+    counts: core::lanes::LaneCounts,
     rules: Option<Py<PyRules>>,
 }
 
@@ -148,11 +148,11 @@ impl PyLaneTables {
             None => Vec::new(),
             Some(c) => class_pairs(py, c, &lanes)?,
         };
-        let counts = core::solve::LaneCounts { lanes, classes };
+        let counts = core::lanes::LaneCounts { lanes, classes };
         let kept = rules_object(rules)?;
         with_rules(rules, |r| {
             Ok(PyLaneTables {
-                tables: core::solve::LaneTables::from_counts(&counts, r)
+                tables: core::lanes::LaneTables::from_counts(&counts, r)
                     .with_card_removal(card_removal),
                 counts,
                 rules: kept,
@@ -359,9 +359,9 @@ fn build_tables(
     with_rules(rules, |r| {
         // A table size the rules allow: no more cards dealt than the deck holds.
         let players = players.table_size(py, &r.players)?;
-        let counts = py.detach(|| core::solve::build_tables(r, players, deals, iterations, seed));
+        let counts = py.detach(|| core::train::build_tables(r, players, deals, iterations, seed));
         Ok(PyLaneTables {
-            tables: core::solve::LaneTables::from_counts(&counts, r),
+            tables: core::lanes::LaneTables::from_counts(&counts, r),
             counts,
             rules: rules_object(rules)?,
         })
@@ -456,7 +456,7 @@ fn train(
         }
         let counts = counts?;
         Ok(PyLaneTables {
-            tables: core::solve::LaneTables::from_counts(&counts, r),
+            tables: core::lanes::LaneTables::from_counts(&counts, r),
             counts,
             rules: rules_object(rules)?,
         })
@@ -589,7 +589,7 @@ fn iteration_counts<'py>(
             },
         ));
     }
-    let empty = core::solve::LaneTables::default();
+    let empty = core::lanes::LaneTables::default();
     let tables = tables.map(|t| t.get());
     with_rules(rules, |r| {
         let cfg = core::train::TrainConfig {
@@ -621,14 +621,14 @@ fn iteration_counts<'py>(
     })
 }
 
-fn context(py: Python<'_>, players: usize, banker: bool) -> PyResult<core::solve::Context> {
+fn context(py: Python<'_>, players: usize, banker: bool) -> PyResult<core::model::Context> {
     check_players(py, players)?;
-    Ok(core::solve::Context {
+    Ok(core::model::Context {
         players,
         role: if banker {
-            core::solve::Role::Banker
+            core::model::Role::Banker
         } else {
-            core::solve::Role::Player
+            core::model::Role::Player
         },
     })
 }

@@ -1,4 +1,4 @@
-//! Runs of backs that differ only in their kickers, for the search of [`crate::search`].
+//! Runs of backs that differ only in their kickers, for the search of [`super`].
 //!
 //! The 13-card walk meets its backs in falling value, so the backs of one category and
 //! deciding ranks (one pair of jacks, say) come one after another: a run. When the hand holds
@@ -13,9 +13,9 @@
 //! kickers of 8), 21 (trips, two of 7) or 6 (two pair or quads, one of 6)
 //! ([`Run::splits`]). Those ways are the run's splits with that front, each once.
 
+use super::subsets::middle_under;
 use crate::card::Card;
 use crate::eval::{Category, HandValue, PRIMARY_SHIFT};
-use crate::search::middle_under;
 use crate::split::{subset_index, ALL_POSITIONS};
 
 /// Most ways to give a run's back its kickers, with one front placed: `C(8, 3)`.

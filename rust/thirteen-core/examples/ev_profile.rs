@@ -5,11 +5,11 @@ use std::time::Instant;
 use thirteen_core::card::{Card, DeckKind};
 use thirteen_core::deal::{rng_for, shuffle};
 use thirteen_core::lanes::{LaneCounts, LaneTables};
+use thirteen_core::mc::solve_mc;
 use thirteen_core::model::{Context, Role};
 use thirteen_core::removal::Removal;
 use thirteen_core::rules::{BonusKind, Rules};
 use thirteen_core::search::{best_splits, Ask, Distinct, Hand, Pricing, SearchStats};
-use thirteen_core::solve::solve_mc;
 use thirteen_core::split::HandSplits;
 use thirteen_core::train::build_tables;
 

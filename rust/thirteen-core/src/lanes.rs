@@ -5,8 +5,10 @@
 //! need several lanes at once (a scoop, 打枪), where the lanes of one hand are not
 //! independent.
 
+use std::collections::BTreeMap;
+
 use crate::card::{Card, DeckKind, Rank, Suit};
-use crate::error::Lane;
+use crate::error::{Error, Lane, Result};
 use crate::eval::{evaluate3, evaluate5, Category, HandValue, Wheel};
 use crate::removal::{Chances, Groups, LaneCurve, Removal};
 use crate::rules::{Mode, Rules};
@@ -356,6 +358,19 @@ impl std::ops::Index<usize> for LaneCounts {
 }
 
 impl LaneCounts {
+    /// Counts of the three lanes and, when given, of each class: [`CLASSES`] of them, adding
+    /// up to the lanes' counts value by value. Errors: [`Error::InvalidArgument`] naming what
+    /// does not fit.
+    pub fn new(lanes: LanePairs, classes: Option<Vec<LanePairs>>) -> Result<LaneCounts> {
+        if let Some(classes) = &classes {
+            check_classes(&lanes, classes)?;
+        }
+        Ok(LaneCounts {
+            lanes,
+            classes: classes.unwrap_or_default(),
+        })
+    }
+
     /// Counts of the three lanes only.
     pub fn of_lanes(lanes: LanePairs) -> LaneCounts {
         LaneCounts {
@@ -363,6 +378,38 @@ impl LaneCounts {
             classes: Vec::new(),
         }
     }
+}
+
+/// Whether `classes` are [`CLASSES`] and add up to `lanes`, lane by lane and value by value
+/// (counts of zero left out). Errors: [`Error::InvalidArgument`] naming the number of
+/// classes or the first lane whose counts differ.
+pub fn check_classes(lanes: &LanePairs, classes: &[LanePairs]) -> Result<()> {
+    let bad = |message: String| Err(Error::InvalidArgument { message });
+    if classes.len() != CLASSES {
+        return bad(format!(
+            "classes must hold {CLASSES} classes, got {}",
+            classes.len()
+        ));
+    }
+    let total = |pairs: &mut dyn Iterator<Item = &(u32, u64)>| {
+        let mut m = BTreeMap::<u32, u64>::new();
+        for &(v, c) in pairs {
+            let slot = m.entry(v).or_insert(0);
+            *slot = slot.saturating_add(c);
+        }
+        m.retain(|_, c| *c > 0);
+        m
+    };
+    for (i, lane) in Lane::ALL.iter().enumerate() {
+        let of_classes = total(&mut classes.iter().flat_map(|c| c[i].iter()));
+        if of_classes != total(&mut lanes[i].iter()) {
+            return bad(format!(
+                "the classes' {} counts do not add up to the lane's counts",
+                lane.key()
+            ));
+        }
+    }
+    Ok(())
 }
 
 impl LaneTables {
@@ -526,6 +573,13 @@ impl LaneTables {
     /// Whether `ev` weighs these tables by the cards held ([`crate::removal`]).
     pub fn card_removal(&self) -> bool {
         self.card_removal
+    }
+
+    /// Whether `ev` weighs these tables by the cards held under a rule set dealing from
+    /// `deck`: card removal is on and the deck is the standard one (it is always off with
+    /// the extra diamonds).
+    pub fn weighs_cards(&self, deck: DeckKind) -> bool {
+        self.card_removal && deck == DeckKind::Standard
     }
 
     /// These tables with card removal on or off (it is on for the standard deck); clone
@@ -745,5 +799,29 @@ mod tests {
         // And back: both of its values are above the 1 (3/4), neither above the 4.
         assert!((e.beats(&d) - 0.75).abs() < 1e-12);
         assert_eq!(dist(&[]).beats(&a), 0.0);
+    }
+
+    #[test]
+    fn lane_counts_take_classes_that_add_up_to_the_lanes() {
+        let lanes: LanePairs = [vec![(7, 2)], vec![(9, 1), (11, 1)], vec![(12, 2)]];
+        assert!(LaneCounts::new(lanes.clone(), None)
+            .unwrap()
+            .classes
+            .is_empty());
+        // Two classes share the hands (a value split over two entries of one class adds up).
+        let mut classes: Vec<LanePairs> = vec![Default::default(); CLASSES];
+        classes[0] = [vec![(7, 1)], vec![(9, 1)], vec![(12, 1)]];
+        classes[5] = [vec![(7, 1)], vec![(11, 1), (11, 0)], vec![(12, 1)]];
+        let counts = LaneCounts::new(lanes.clone(), Some(classes.clone())).unwrap();
+        assert_eq!(counts.classes.len(), CLASSES);
+        // Given but empty, or one hand short in the back.
+        let err = LaneCounts::new(lanes.clone(), Some(Vec::new())).unwrap_err();
+        assert_eq!(err.to_string(), "classes must hold 16 classes, got 0");
+        classes[5][2] = Vec::new();
+        let err = LaneCounts::new(lanes, Some(classes)).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the classes' back counts do not add up to the lane's counts"
+        );
     }
 }

@@ -856,7 +856,7 @@ mod tests {
                             declared.push(Some(sp));
                         }
                         None => {
-                            subs.push(Submission::Arranged(crate::solve::solve_greedy(h, &rules)));
+                            subs.push(Submission::Arranged(crate::greedy::solve_greedy(h, &rules)));
                             declared.push(None);
                         }
                     }

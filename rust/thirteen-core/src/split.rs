@@ -16,6 +16,9 @@ use crate::eval_table::{evaluate_subsets13_keyed, ThreeKeys, FIVES_OF_13, THREES
 /// All 13 positions.
 pub const ALL_POSITIONS: u16 = 0x1fff;
 
+/// Ordered (front, middle, back) splits of 13 positions: `C(13, 5) · C(8, 5)`.
+pub const ALL_SPLITS: usize = 72_072;
+
 struct Tables {
     five: Vec<u16>,
     three: Vec<u16>,
@@ -299,6 +302,15 @@ impl HandSplits {
         n
     }
 
+    /// Number of splits passing `filter`: all 72,072, the legal ones, or the Pareto set.
+    pub fn count(&self, filter: SplitFilter) -> usize {
+        match filter {
+            SplitFilter::All => ALL_SPLITS,
+            SplitFilter::Legal => self.count_legal(),
+            f => self.list(f).len(),
+        }
+    }
+
     /// The splits passing `filter`, in [`HandSplits::for_each`] order.
     pub fn list(&self, filter: SplitFilter) -> Vec<Split> {
         let mut out = Vec::new();
@@ -468,6 +480,20 @@ mod tests {
                 assert!(seen.insert((ma.min(mb), ma.max(mb))));
             }
             assert_eq!(seen.len(), 126);
+        }
+    }
+
+    #[test]
+    fn counts_are_those_of_the_lists() {
+        let hand: [Card; 13] = crate::card::parse_cards("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Kc")
+            .unwrap()
+            .try_into()
+            .unwrap();
+        let h = HandSplits::new(&hand, Wheel::Low);
+        assert_eq!(h.count(SplitFilter::All), 72_072);
+        assert_eq!(h.count(SplitFilter::All), h.list(SplitFilter::All).len());
+        for f in [SplitFilter::Legal, SplitFilter::Pareto] {
+            assert_eq!(h.count(f), h.list(f).len());
         }
     }
 }

@@ -8,6 +8,7 @@ use super::*;
 use crate::card::{Card, DeckKind};
 use crate::deal::{rng_for, shuffle};
 use crate::error::Lane;
+use crate::ev::ev_all;
 use crate::eval::Wheel;
 use crate::eval::{Category, HandValue, PRIMARY_SHIFT};
 use crate::lanes::{LaneCounts, LaneTables};
@@ -16,7 +17,6 @@ use crate::model::{lane_value_rises, lane_values_monotone, Context};
 use crate::removal::Removal;
 use crate::rules::Rules;
 use crate::rules::{BonusKind, Mode};
-use crate::solve::ev_all;
 use crate::split::HandSplits;
 use crate::train::build_tables;
 
@@ -468,7 +468,7 @@ fn a_banker_who_wins_ties_gets_the_full_scans_best_exactly() {
             players: 2,
             role: Role::Banker,
         };
-        let (found, best, _) = crate::solve::ev_check(&h, rules, tables, ctx);
+        let (found, best, _) = crate::ev::ev_check(&h, rules, tables, ctx);
         assert_eq!(found.to_bits(), best.to_bits(), "{found} vs {best}");
     }
 }

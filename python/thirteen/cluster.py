@@ -32,6 +32,7 @@ from thirteen.errors import BackendError
 __all__ = [
     "BACKENDS",
     "CONNECT_SECONDS",
+    "HEAD_CHECK_SECONDS",
     "RAY_MISSING",
     "RaySession",
     "check_head",
@@ -46,6 +47,10 @@ BACKENDS = ("local", "ray")
 
 #: Seconds :func:`session` waits for a head's port to accept a connection.
 CONNECT_SECONDS = 10.0
+
+#: Seconds between checks, while a run waits for its shards, that the cluster's head still
+#: accepts connections (each check waits at most as long).
+HEAD_CHECK_SECONDS = 1.0
 
 #: What a Ray run says when Ray is not installed.
 RAY_MISSING = "Ray is not installed; a run on a Ray cluster needs it: pip install 'thirteen[ray]'"
@@ -126,6 +131,27 @@ class RaySession:
         self._workers = workers
         self._task = ray.remote(num_cpus=1, max_retries=2)(_run_shard)
 
+    def _check_head(self) -> None:
+        """Checks that the cluster's head (its GCS server) still accepts connections: Ray
+        itself would wait a minute for a lost head, then end this process with exit code 1
+        and a dump of its state.
+
+        Raises:
+            BackendError: the head does not accept a connection within
+                :data:`HEAD_CHECK_SECONDS`.
+        """
+        address = self._ray.get_runtime_context().gcs_address
+        host, _, port = str(address).rpartition(":")
+        try:
+            with socket.create_connection((host.strip("[]"), int(port)), timeout=HEAD_CHECK_SECONDS):
+                return
+        except OSError as exc:
+            raise BackendError(
+                f"lost the Ray cluster's head at {address}: {exc.strerror or exc} (the run stopped; "
+                "start it again when the cluster is back)",
+                backend="ray",
+            ) from None
+
     def cpus(self) -> int:
         """The cluster's CPUs now (at least 1)."""
         return max(1, int(self._ray.cluster_resources().get("CPU", 1)))
@@ -164,7 +190,10 @@ class RaySession:
             for index, shard in itertools.islice(plan, limit):
                 running[self._task.remote(fn, box, shard)] = index
             while running:
-                ready, _ = ray.wait(list(running), num_returns=1)
+                ready, _ = ray.wait(list(running), num_returns=1, timeout=HEAD_CHECK_SECONDS)
+                if not ready:
+                    self._check_head()
+                    continue
                 # Take every task done by now, and start as many new ones.
                 ready, _ = ray.wait(list(running), num_returns=len(running), timeout=0)
                 results = [(running.pop(ref), result) for ref, result in zip(ready, ray.get(ready))]
@@ -324,8 +353,7 @@ def session(address: Optional[str] = None, *, workers: Optional[int] = None) -> 
         The :class:`RaySession`.
 
     Raises:
-        BackendError: Ray not installed, no cluster reachable at ``address``, or the
-            cluster lost (its head) while connecting or shutting down.
+        BackendError: Ray not installed, or no cluster reachable at ``address``.
     """
     ray = import_ray()
     if workers is not None and workers < 1:

@@ -248,3 +248,48 @@ def test_shards_last_about_the_target() -> None:
     assert shard_size(10_000, 8_000, 2, 0.5) == 1_000
     assert shard_size(0.5, 100, 2, 0.5) == 1
     assert shard_size(10_000, 3, 2, 0.5) == 1
+
+
+def _children(pid: int, marker: bytes) -> list:
+    """The processes whose parent is ``pid`` and whose command line holds ``marker``."""
+    from pathlib import Path
+
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes()
+        except (OSError, ValueError):
+            continue
+        if entry.name.isdigit() and int(stat.rpartition(")")[2].split()[1]) == pid and marker in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
+def test_a_killed_worker_process_is_a_clear_error() -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "thirteen", "simulate", "-n", "3000", "--seed", "1", "--strategies", "mc",
+         "--samples", "40", "--workers", "2", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not _children(proc.pid, b"spawn_main") and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = _children(proc.pid, b"spawn_main")
+        assert workers, "no worker process started"
+        time.sleep(1.0)
+        os.kill(workers[0], signal.SIGKILL)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 2 and out == ""
+    assert "thirteen: error: a worker process of this machine died" in err and "Traceback" not in err

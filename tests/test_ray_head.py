@@ -8,19 +8,15 @@ from __future__ import annotations
 import json
 import os
 import re
-import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional
 
 import pytest
-
-NO_RAY = "Ray cannot be imported here (pip install 'thirteen[ray]')"
+from ray_support import ray_head_process
 
 
 def _without_seconds(summary: Dict[str, Any]) -> Dict[str, Any]:
@@ -29,51 +25,10 @@ def _without_seconds(summary: Dict[str, Any]) -> Dict[str, Any]:
     return out
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@contextmanager
-def _head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dict[str, Any]]:
-    """``ray start --head`` on 127.0.0.1 with 2 CPUs and token authentication (a fresh token
-    in the environment of the head and of the commands that join it), in a session of its
-    own (``pid`` leads it); stopped after."""
-    pytest.importorskip("ray", reason=NO_RAY)
-    port = _free_port()
-    env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32)}
-    log_path = tmp_path_factory.mktemp("ray-head") / "head.log"
-    ray_cmd = str(Path(sys.executable).with_name("ray"))
-    with open(log_path, "w") as log:
-        head = subprocess.Popen(
-            [ray_cmd, "start", "--head", "--block", f"--port={port}", "--node-ip-address=127.0.0.1",
-             "--num-cpus=2", "--include-dashboard=false", "--disable-usage-stats"],
-            stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
-        )
-    try:
-        deadline = time.monotonic() + 120
-        while "Ray runtime started" not in log_path.read_text():
-            if head.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"ray start --head did not start:\n{log_path.read_text()[-3000:]}")
-            time.sleep(0.3)
-        yield {"address": f"127.0.0.1:{port}", "env": env, "pid": head.pid}
-    finally:
-        head.terminate()  # ray start --block stops the processes it started
-        try:
-            head.wait(60)
-        except subprocess.TimeoutExpired:
-            head.kill()
-        try:
-            os.killpg(head.pid, signal.SIGKILL)  # anything of its own session left over
-        except ProcessLookupError:
-            pass
-
-
 @pytest.fixture(scope="module")
 def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dict[str, Any]]:
-    """A head (:func:`_head`) for the module."""
-    with _head(tmp_path_factory) as head:
+    """A head (:func:`ray_support.ray_head_process`) for the module."""
+    with ray_head_process(tmp_path_factory) as head:
         yield head
 
 
@@ -177,7 +132,7 @@ def test_a_lost_head_is_a_clear_error(tmp_path_factory: pytest.TempPathFactory) 
     """The head's raylet killed mid-run (``ray start --block`` then stops the head's other
     processes): ``thirteen: error: ...``, exit code 2, nothing on standard output, within
     seconds (Ray alone waited a minute, then ended the command with exit code 1 and a dump)."""
-    with _head(tmp_path_factory) as head:
+    with ray_head_process(tmp_path_factory) as head:
         proc = subprocess.Popen([sys.executable, "-m", "thirteen", *FAULT_RUN, "--ray", head["address"]],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=head["env"])
         _wait_running(proc, head["pid"], TASK)  # the run is under way

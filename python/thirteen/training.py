@@ -9,10 +9,11 @@ value: ``change``, how far the iteration moved the tables, and ``gap``, how far 
 response was from the tables it answered. Training stops at ``tolerance`` (``change`` below
 it) or after ``iterations``. The same arguments and seed give byte-identical tables.
 
-On a Ray cluster (``backend="ray"``) each iteration's deals are cut into shards of
-:data:`SHARD_DEALS` played as Ray tasks (:func:`count_deals`); their lane counts add up to
-the iteration's, and the averaging stays in the core, so the tables are byte-identical to
-the local ones.
+On a Ray cluster (``backend="ray"``) each iteration's deals are cut into two shards per CPU
+of the cluster (:func:`shard_deals`), played as Ray tasks (:func:`count_deals`) that fetch
+the iteration's tables once per worker process; their lane counts add up to the
+iteration's in any order, and the averaging stays in the core, so the tables are
+byte-identical to the local ones.
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ from thirteen.errors import LimitError, ThirteenError
 from thirteen.rules import RuleSet
 from thirteen.table_store import LANES, SizeTables, TableSet, play_key, read_counts, size_groups
 
-__all__ = ["train", "Progress", "DEFAULTS", "SHARD_DEALS", "check_out", "count_deals"]
+__all__ = ["train", "Progress", "DEFAULTS", "SHARD_DEALS", "check_out", "count_deals", "shard_deals"]
 
-#: Deals per Ray task in a training iteration.
+#: Fewest deals per Ray task in a training iteration (:func:`shard_deals`).
 SHARD_DEALS = 250
 
 #: The settings the shipped tables are trained with.
@@ -250,11 +251,20 @@ def _ray_counter(
     ray: cluster.RaySession, rules: RuleSet, players: int, deals: int, seed: int
 ) -> Callable[[int, bool, Optional[_core.LaneTables]], Dict[str, Any]]:
     """The ``count`` callback of :func:`thirteen._core.train` that plays each iteration's
-    deals as Ray tasks of :data:`SHARD_DEALS` deals and adds their counts, in shard order."""
-    plan = [(start, min(start + SHARD_DEALS, deals)) for start in range(0, deals, SHARD_DEALS)]
+    deals as Ray tasks (:func:`shard_deals` deals each) and adds their counts as they come.
+    The iteration's tables go to the cluster once and each worker process fetches them once
+    (:meth:`thirteen.cluster.RaySession.run`)."""
+    size = shard_deals(deals, ray.cpus())
 
     def count(iteration: int, greedy: bool, tables: Optional[_core.LaneTables]) -> Dict[str, Any]:
-        parts = ray.map(count_deals, (rules, tables, players, seed, iteration, greedy), plan)
-        return add_counts(parts)
+        plan = ((start, min(start + size, deals)) for start in range(0, deals, size))
+        parts = ray.imap_unordered(count_deals, (rules, tables, players, seed, iteration, greedy), plan)
+        return add_counts(list(parts))
 
     return count
+
+
+def shard_deals(deals: int, cpus: int) -> int:
+    """Deals per Ray task of a training iteration: two tasks per CPU of the cluster, each of
+    at least :data:`SHARD_DEALS` (a task also pays for fetching the tables)."""
+    return max(SHARD_DEALS, -(-deals // (2 * max(1, cpus))))

@@ -518,7 +518,7 @@ def test_flags_without_a_round() -> None:
     refused(Table, data, "round")
 
 
-# --------------------------------------------------------------------------- leavers without an escape rule
+# ------------------------------------------------------------------- leavers without an escape rule
 #
 # Issue 52 N1: under rules with no escape, a player who leaves is auto-arranged instead
 # (RULES.md 5 "Escape"), so the round records the seat as disconnected; the table's flags

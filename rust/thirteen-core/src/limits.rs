@@ -128,8 +128,9 @@ pub const TRAIN_ITERATION: Limit = Limit {
     max: 10_000,
 };
 
-/// A hand value of a lane's counts, as an integer ([`crate::eval::HandValue::raw`]).
-pub const LANE_VALUE: Limit = Limit {
+/// A hand value as an integer ([`crate::eval::HandValue::raw`]): of a lane's counts, or to
+/// rebuild a value from.
+pub const HAND_VALUE: Limit = Limit {
     key: "value",
     min: 0,
     max: u32::MAX as i64,

@@ -4,7 +4,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use thirteen_core as core;
 use thirteen_core::lanes::{LaneCounts, LanePairs, LaneTables};
-use thirteen_core::limits::{LANE_COUNT, LANE_VALUE};
+use thirteen_core::limits::{HAND_VALUE, LANE_COUNT};
 use thirteen_core::{Error, Lane};
 
 use crate::convert::{with_rules, Int, RulesArg};
@@ -41,7 +41,7 @@ pub(crate) fn lane_pairs(
     pairs
         .into_iter()
         .map(|(v, c)| {
-            let raw = v.within(py, &LANE_VALUE)?;
+            let raw = v.within(py, &HAND_VALUE)?;
             let value = core::HandValue::from_raw(raw as u32, size).py_err(py)?;
             let count = c.within(py, &LANE_COUNT)?;
             Ok((value.raw(), count as u64))

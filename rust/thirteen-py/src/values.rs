@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
 use pyo3::types::PyTuple;
 use thirteen_core as core;
-use thirteen_core::limits::Limit;
+use thirteen_core::limits::{Limit, HAND_VALUE};
 use thirteen_core::Error;
 
 use crate::convert::{codes_array, row_major, rules_of, CardsArg, Comparison, Int, RulesArg};
@@ -33,14 +33,7 @@ impl PyHandValue {
     #[staticmethod]
     #[pyo3(signature = (value, size = Int::of(5)), text_signature = "(value, size=5)")]
     fn from_raw(py: Python<'_>, value: Int, size: Int) -> PyResult<Self> {
-        let raw = value.within(
-            py,
-            &Limit {
-                key: "value",
-                min: 0,
-                max: u32::MAX as i64,
-            },
-        )?;
+        let raw = value.within(py, &HAND_VALUE)?;
         let size = size.index(py, &Limit::count("size"))?;
         let value = core::HandValue::from_raw(raw as u32, size).py_err(py)?;
         Ok(PyHandValue {

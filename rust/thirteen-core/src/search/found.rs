@@ -109,6 +109,7 @@ impl Found {
     /// Keeps split `subsets` worth `expected` when it is among the `top` best found (with
     /// `distinct`, when it beats the kept split of its key too; `v3`, `v5` the values the
     /// subsets index), raising the floor once `top` are kept.
+    #[inline(always)]
     pub(super) fn offer(
         &mut self,
         subsets: (usize, usize, usize),

@@ -80,26 +80,32 @@ impl<'a> Price<'a> {
     /// A split's exact score from its lanes' bounding features and values (front, middle,
     /// back): the score of those features when lane values never fall, else of the lanes'
     /// own.
-    #[inline]
+    #[inline(always)]
     pub(super) fn exact(&self, f: &Feat, m: &Feat, b: &Feat, values: [HandValue; 3]) -> f64 {
         if self.monotone {
             self.scorer.score(f, m, b)
         } else {
-            let own = |v: HandValue, lane: Lane| {
-                features(
-                    v,
-                    lane,
-                    self.tables,
-                    self.rules,
-                    self.ctx.role,
-                    self.removal,
-                )
-            };
-            self.scorer.score(
-                &own(values[0], Lane::Front),
-                &own(values[1], Lane::Middle),
-                &own(values[2], Lane::Back),
-            )
+            self.own_score(values)
         }
+    }
+
+    /// The score of three lanes of these values (front, middle, back) at their own units.
+    #[inline(never)]
+    fn own_score(&self, values: [HandValue; 3]) -> f64 {
+        let own = |v: HandValue, lane: Lane| {
+            features(
+                v,
+                lane,
+                self.tables,
+                self.rules,
+                self.ctx.role,
+                self.removal,
+            )
+        };
+        self.scorer.score(
+            &own(values[0], Lane::Front),
+            &own(values[1], Lane::Middle),
+            &own(values[2], Lane::Back),
+        )
     }
 }

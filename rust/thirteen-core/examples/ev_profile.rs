@@ -2,16 +2,16 @@
 //! `cargo run --release -p thirteen-core --example ev_profile`.
 use std::time::Instant;
 
-use thirteen_core::card::{Card, DeckKind};
-use thirteen_core::deal::{rng_for, shuffle};
-use thirteen_core::lanes::{LaneCounts, LaneTables};
-use thirteen_core::mc::solve_mc;
-use thirteen_core::model::{Context, Role};
-use thirteen_core::removal::Removal;
-use thirteen_core::rules::{BonusKind, Rules};
-use thirteen_core::search::{best_splits, Ask, Distinct, Hand, Pricing, SearchStats};
-use thirteen_core::split::HandSplits;
-use thirteen_core::train::build_tables;
+use thirteen_core::build_tables;
+use thirteen_core::solve_mc;
+use thirteen_core::HandSplits;
+use thirteen_core::Removal;
+use thirteen_core::{best_splits, Ask, Distinct, Hand, Pricing, SearchStats};
+use thirteen_core::{rng_for, shuffle};
+use thirteen_core::{BonusKind, Rules};
+use thirteen_core::{Card, DeckKind};
+use thirteen_core::{Context, Role};
+use thirteen_core::{LaneCounts, LaneTables};
 
 fn env(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -193,7 +193,7 @@ fn main() {
             Ok(h) => h
                 .split(';')
                 .map(|one| {
-                    thirteen_core::card::parse_cards(one)
+                    thirteen_core::parse_cards(one)
                         .expect("HAND: 13 cards")
                         .try_into()
                         .expect("HAND: 13 cards")

@@ -856,7 +856,9 @@ mod tests {
                             declared.push(Some(sp));
                         }
                         None => {
-                            subs.push(Submission::Arranged(crate::greedy::solve_greedy(h, &rules)));
+                            subs.push(Submission::Arranged(crate::strategy::greedy::solve_greedy(
+                                h, &rules,
+                            )));
                             declared.push(None);
                         }
                     }

@@ -201,7 +201,7 @@ pub(crate) fn thirteen_cards(
     deck: core::DeckKind,
 ) -> PyResult<[core::Card; 13]> {
     let cards = extract_cards(cards)?;
-    core::card::validate_hand(&cards, deck, 13).py_err(py)?;
+    core::validate_hand(&cards, deck, 13).py_err(py)?;
     Ok(cards.try_into().expect("13 cards checked"))
 }
 

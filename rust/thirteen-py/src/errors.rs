@@ -121,7 +121,7 @@ fn detailed(
 /// ``PlayerCountError`` for a table size outside ``allowed`` given as any integer: a
 /// negative one, or one beyond 64 bits, is as disallowed as 5 (``got`` is the integer given).
 pub(crate) fn player_count_error(py: Python<'_>, got: &Int, allowed: &[u8]) -> PyErr {
-    let message = core::error::player_count_message(got, allowed);
+    let message = core::player_count_message(got, allowed);
     detailed(py, "PlayerCountError", &message, |kw| {
         kw.set_item("got", got.to_python(py)?)?;
         kw.set_item("allowed", PyTuple::new(py, allowed)?)

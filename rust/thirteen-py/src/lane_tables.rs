@@ -3,9 +3,9 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use thirteen_core as core;
-use thirteen_core::lanes::{LaneCounts, LanePairs, LaneTables};
 use thirteen_core::limits::{HAND_VALUE, LANE_COUNT};
 use thirteen_core::{Error, Lane};
+use thirteen_core::{LaneCounts, LanePairs, LaneTables};
 
 use crate::convert::{with_rules, Int, RulesArg};
 use crate::errors::{to_pyerr, IntoPy};

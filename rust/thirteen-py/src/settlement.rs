@@ -86,7 +86,7 @@ impl PyDeclaration {
 /// ``fouled``, ``surrendered``, ``scoops`` (``(winner, loser)``), ``home_runs``; ``to_dict()``
 /// gives every pair's lanes and steps and the reveal order as plain data.
 #[pyclass(name = "Settlement", frozen, module = "thirteen._core")]
-pub(crate) struct PySettlement(pub(crate) core::score::Settlement);
+pub(crate) struct PySettlement(pub(crate) core::Settlement);
 
 #[pymethods]
 impl PySettlement {
@@ -166,7 +166,7 @@ impl PySettlement {
             }
             e.set_item("lanes", lanes)?;
             let steps = PyDict::new(py);
-            for (name, v) in core::score::STEPS.iter().zip(pr.steps) {
+            for (name, v) in core::STEPS.iter().zip(pr.steps) {
                 steps.set_item(name, v)?;
             }
             e.set_item("steps", steps)?;
@@ -227,10 +227,10 @@ fn settle(
     for (seat, item) in submissions.try_iter()?.enumerate() {
         let item = item?;
         if let Ok(a) = item.cast::<PyArrangement>() {
-            subs.push(core::score::Submission::Arranged(a.get().0));
+            subs.push(core::Submission::Arranged(a.get().0));
         } else if let Ok(d) = item.cast::<PyDeclaration>() {
             let d = d.get();
-            subs.push(core::score::Submission::Declared {
+            subs.push(core::Submission::Declared {
                 cards: d.cards.clone(),
                 special: d.special.clone(),
             });
@@ -248,14 +248,14 @@ fn settle(
             .map(|i| i.value(py, limit))
             .collect()
     };
-    let args = core::score::TableArgs {
+    let args = core::TableArgs {
         banker: banker.value(py, &Limit::count("banker"))?,
         stakes: stakes
             .map(|s| ints(Some(s), &STAKE_MULTIPLIER))
             .transpose()?,
         surrendered: ints(surrendered, &Limit::count("surrendered"))?,
     };
-    core::score::settle(&subs, rules_of(&rules), &args)
+    core::settle(&subs, rules_of(&rules), &args)
         .py_err(py)
         .map(PySettlement)
 }
@@ -294,7 +294,7 @@ fn settle_batch<'py>(
     let data = row_major(&tables);
     let r = rules_of(&rules);
     let out = py
-        .detach(|| core::score::settle_batch(&data, shape[1], r, banker))
+        .detach(|| core::settle_batch(&data, shape[1], r, banker))
         .py_err(py)?;
     PyArray1::from_vec(py, out).reshape([shape[0], shape[1]])
 }
@@ -317,7 +317,7 @@ fn escape_payments(
         .iter()
         .map(|r| r.as_ref().map(|u| u.value(py, &UNITS)).transpose())
         .collect::<PyResult<Vec<_>>>()?;
-    core::score::escape_payments(rules_of(&rules), leaver, &results).py_err(py)
+    core::escape_payments(rules_of(&rules), leaver, &results).py_err(py)
 }
 
 /// The text of a rake percentage: an int, a float (as written, ``repr``) or a string.
@@ -362,15 +362,15 @@ fn money(
             let message = "rake must be a (percent, cap) pair or None";
             return Err(PyTypeError::new_err(message));
         }
-        Some(Ok((percent, cap))) => Some(core::money::Rake {
-            percent: core::money::Percent::parse(&percent_text(&percent)?).py_err(py)?,
+        Some(Ok((percent, cap))) => Some(core::Rake {
+            percent: core::Percent::parse(&percent_text(&percent)?).py_err(py)?,
             cap: cap
                 .extract::<Option<Int>>()?
                 .map(|c| c.value(py, &RAKE_CAP))
                 .transpose()?,
         }),
     };
-    core::money::money(&units, stake, rake).py_err(py)
+    core::money(&units, stake, rake).py_err(py)
 }
 
 /// Registers declarations, settlements and the settlement functions.

@@ -5,10 +5,10 @@
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray2, PyUntypedArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
-use thirteen_core::ev::{ev_scan, explain_arrangement, Choice};
-use thirteen_core::search::Distinct;
-use thirteen_core::solve::{self, SolveOptions, Strategy};
-use thirteen_core::split::{HandSplits, SplitFilter};
+use thirteen_core::Distinct;
+use thirteen_core::{self as core, SolveOptions, Strategy};
+use thirteen_core::{ev_scan, explain_arrangement, Choice};
+use thirteen_core::{HandSplits, SplitFilter};
 
 use crate::arrangements::PyArrangement;
 use crate::convert::{cards_list, extract_cards, thirteen_cards, with_rules, Text};
@@ -173,7 +173,7 @@ fn _solve<'py>(
     let t = &tables.get().tables;
     with_rules(rules, |r| {
         let solved = py
-            .detach(|| solve::solve(&dealt, r, t, &options))
+            .detach(|| core::solve(&dealt, r, t, &options))
             .py_err(py)?;
         Ok((
             cards_list(py, &solved.kept)?,
@@ -210,7 +210,7 @@ fn _complete(
     let dealt = extract_cards(cards)?;
     let t = &tables.get().tables;
     with_rules(rules, |r| {
-        py.detach(|| solve::complete(&dealt, r, t, &options, &placed, limit))
+        py.detach(|| core::complete(&dealt, r, t, &options, &placed, limit))
             .map(|v| v.into_iter().map(choice_tuple).collect())
             .py_err(py)
     })
@@ -248,7 +248,7 @@ fn solve_batch<'py>(
     let t = &tables.get().tables;
     with_rules(rules, |r| {
         let out = py
-            .detach(|| solve::solve_batch(&codes, width, r, t, &options))
+            .detach(|| core::solve_batch(&codes, width, r, t, &options))
             .py_err(py)?;
         let mut codes = Vec::with_capacity(out.len() * 13);
         let mut specials = Vec::with_capacity(out.len());

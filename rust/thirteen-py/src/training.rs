@@ -3,11 +3,11 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use thirteen_core::lanes::LaneTables;
+use thirteen_core as core;
 use thirteen_core::limits::{Limit, TRAIN_DEAL, TRAIN_DEALS, TRAIN_ITERATION, TRAIN_ITERATIONS};
-use thirteen_core::solve::Strategy;
-use thirteen_core::train::{self as core_train, IterationCounts, IterationReport, TrainConfig};
 use thirteen_core::Lane;
+use thirteen_core::LaneTables;
+use thirteen_core::{IterationCounts, IterationReport, Strategy, TrainConfig};
 
 use crate::convert::{seed_value, with_rules, Int};
 use crate::errors::{to_pyerr, IntoPy};
@@ -38,7 +38,7 @@ fn build_tables(
     with_rules(rules, |r| {
         // A table size the rules allow: no more cards dealt than the deck holds.
         let players = players.table_size(py, &r.players)?;
-        let counts = py.detach(|| core_train::build_tables(r, players, deals, iterations, seed));
+        let counts = py.detach(|| core::build_tables(r, players, deals, iterations, seed));
         Ok(PyLaneTables {
             tables: LaneTables::from_counts(&counts, r),
             counts,
@@ -100,8 +100,8 @@ fn train(
             })
         };
         let counts = py.detach(|| match &count {
-            None => Ok(core_train::train(r, &cfg, warm_counts.as_ref(), on_report)),
-            Some(count) => core_train::train_with(
+            None => Ok(core::train(r, &cfg, warm_counts.as_ref(), on_report)),
+            Some(count) => core::train_with(
                 r,
                 &cfg,
                 warm_counts.as_ref(),
@@ -197,14 +197,14 @@ fn iteration_counts<'py>(
         key: "start",
         ..TRAIN_DEAL
     };
-    let deals = core_train::deal_range(start.value(py, &from)?, stop.value(py, &TRAIN_DEAL)?);
+    let deals = core::deal_range(start.value(py, &from)?, stop.value(py, &TRAIN_DEAL)?);
     let iteration = iteration.index(py, &TRAIN_ITERATION);
     let tables = tables.map(|t| &t.get().tables);
     with_rules(rules, |r| {
         let (deals, iteration) = (deals.py_err(py)?, iteration?);
         let counts = py.detach(|| {
             let run = (players, seed);
-            core_train::shard_counts(r, tables, greedy, run, iteration, deals)
+            core::shard_counts(r, tables, greedy, run, iteration, deals)
         });
         let counts = counts.py_err(py)?;
         let d = lanes_dict(py, &counts.lanes)?;

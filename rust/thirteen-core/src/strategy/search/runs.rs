@@ -231,8 +231,8 @@ mod tests {
             let h = few_ranks(&mut rng, deck, 5 + case % 3);
             let s = HandSplits::new(&h, Wheel::Low);
             let (v5, v3) = (s.five_values(), s.three_values());
-            let fives = &crate::search::subsets(13).five;
-            let threes = &crate::search::subsets(13).three;
+            let fives = &crate::strategy::search::subsets(13).five;
+            let threes = &crate::strategy::search::subsets(13).three;
             let mut out = [(0, 0, 0); MOST_WAYS];
             for &back in fives {
                 let Some(run) = Run::of(&h, v5[subset_index(back)]) else {

@@ -2,10 +2,10 @@
 
 use crate::arrange::Arrangement;
 use crate::card::Card;
-use crate::ev::arrangement_of;
 use crate::rules::Rules;
-use crate::search::Candidate;
 use crate::split::HandSplits;
+use crate::strategy::ev::arrangement_of;
+use crate::strategy::search::Candidate;
 
 /// The greedy baseline: the strongest back, then the strongest middle of the rest, the rest
 /// in front (never fouled). Ties go to the first subset in enumeration order.

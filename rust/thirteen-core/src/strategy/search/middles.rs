@@ -5,7 +5,7 @@ use super::falling;
 use super::state::{Back, Search};
 use crate::error::Lane;
 use crate::eval::HandValue;
-use crate::model::Feat;
+use crate::strategy::model::Feat;
 
 impl Search<'_> {
     /// Searches `back` from its middles: those in the walk's order from the back's value

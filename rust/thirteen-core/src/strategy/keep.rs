@@ -7,17 +7,17 @@ use std::collections::HashSet;
 use crate::arrange::Arrangement;
 use crate::card::Card;
 use crate::error::{Error, Lane};
-use crate::ev::{solve_ev, special_expected, special_expected_units, Choice};
 use crate::eval::HandValue;
-use crate::lanes::LaneTables;
-use crate::model::Context;
-use crate::removal::Removal;
 use crate::rules::Rules;
-use crate::search::{
-    best_splits, subset_values, subsets, Ask, Candidate, Distinct, Hand, Need, Pricing, SearchStats,
-};
 use crate::special::find_special;
 use crate::split::HandSplits;
+use crate::strategy::ev::{solve_ev, special_expected, special_expected_units, Choice};
+use crate::strategy::lanes::LaneTables;
+use crate::strategy::model::Context;
+use crate::strategy::removal::Removal;
+use crate::strategy::search::{
+    best_splits, subset_values, subsets, Ask, Candidate, Distinct, Hand, Need, Pricing, SearchStats,
+};
 
 /// The positions in `cards` of the placed cards (each held card placed at most once): all
 /// of them, and those of each lane. Errors: [`Error::WrongCount`] naming the first lane that
@@ -83,7 +83,7 @@ fn distinct_choices(
 /// expected units, best first (at most `limit`). Priced as [`solve_ev_keep`] chooses the
 /// cards to keep: card removal from every dealt card. Exact: one pruned search of the
 /// dealt cards over the splits that hold the placed cards in their lanes
-/// ([`crate::search::best_splits`] with a [`Need`]); a card held twice makes one
+/// ([`crate::strategy::search::best_splits`] with a [`Need`]); a card held twice makes one
 /// arrangement of several splits of positions, and more splits are asked for until
 /// `limit` arrangements are found or none is left. Errors: [`Error::WrongCount`] when a
 /// lane holds more placed cards than its size, [`Error::CardNotHeld`] when a placed card is
@@ -155,7 +155,7 @@ fn pick(cards: &[Card], m: u32) -> Vec<Card> {
 }
 
 /// The arrangement of a candidate split of `cards` (13 to 16; subsets indexed as
-/// [`crate::search::subsets`]).
+/// [`crate::strategy::search::subsets`]).
 fn arrangement_at(cards: &[Card], c: &Candidate) -> Arrangement {
     let subs = subsets(cards.len());
     let (fi, mi, bi) = c.subsets;
@@ -326,10 +326,10 @@ mod tests {
     use super::*;
     use crate::card::{parse_cards, DeckKind};
     use crate::deal::{rng_for, shuffle};
-    use crate::ev::{arrangement_of, ev_all_with};
-    use crate::model::Role;
-    use crate::search::best_first;
-    use crate::train::build_tables;
+    use crate::strategy::ev::{arrangement_of, ev_all_with};
+    use crate::strategy::model::Role;
+    use crate::strategy::search::best_first;
+    use crate::strategy::train::build_tables;
 
     fn hand(text: &str) -> [Card; 13] {
         parse_cards(text).unwrap().try_into().unwrap()
@@ -467,7 +467,7 @@ mod tests {
         };
         let mut falling = rising.clone();
         falling.lane_values[0][1] = 9;
-        assert!(!crate::model::lane_values_monotone(&falling));
+        assert!(!crate::strategy::model::lane_values_monotone(&falling));
         let counts = build_tables(&rising, 4, 300, 2, 3);
         let ctx = Context {
             players: 3,

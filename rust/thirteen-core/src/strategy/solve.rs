@@ -1,23 +1,23 @@
 //! Auto-arrange (代打) and hints: one entry, [`solve`], for the strategies: the greedy
-//! baseline ([`crate::greedy`]), the expected-value strategy `ev` ([`crate::ev`]) built on
-//! per-lane win-probability tables ([`crate::lanes`], trained by self-play in
-//! [`crate::train`]), and the Monte Carlo strategy `mc` ([`crate::mc`]); 16 dealt and hands
-//! finished with cards placed in [`crate::keep`].
+//! baseline ([`crate::strategy::greedy`]), the expected-value strategy `ev` ([`crate::strategy::ev`]) built on
+//! per-lane win-probability tables ([`crate::strategy::lanes`], trained by self-play in
+//! [`crate::strategy::train`]), and the Monte Carlo strategy `mc` ([`crate::strategy::mc`]); 16 dealt and hands
+//! finished with cards placed in [`crate::strategy::keep`].
 
 use rayon::prelude::*;
 
 use crate::card::{check_duplicates, validate_hand, Card};
 use crate::error::{Error, Result};
-use crate::ev::{solve_ev, solve_ev_with, submission, Choice};
-use crate::greedy::solve_greedy;
-use crate::keep::{complete_keep, solve_ev_keep};
-use crate::lanes::LaneTables;
 use crate::limits::{COMPLETE_KEEP_LIMIT, MC_SAMPLES, SOLVE_TOP, TABLE_SIZES};
-use crate::mc::solve_mc;
-use crate::model::{Context, Role};
 use crate::rules::Rules;
 use crate::score::Submission;
-use crate::search::Distinct;
+use crate::strategy::ev::{solve_ev, solve_ev_with, submission, Choice};
+use crate::strategy::greedy::solve_greedy;
+use crate::strategy::keep::{complete_keep, solve_ev_keep};
+use crate::strategy::lanes::LaneTables;
+use crate::strategy::mc::solve_mc;
+use crate::strategy::model::{Context, Role};
+use crate::strategy::search::Distinct;
 
 /// Candidates of `ev` that `mc` settles against its samples, at the least (more when more
 /// plays are asked for).
@@ -310,10 +310,10 @@ mod tests {
     use crate::card::parse_cards;
     use crate::card::DeckKind;
     use crate::deal::{rng_for, shuffle};
-    use crate::ev::{ev_all, ev_candidates, solve_ev};
-    use crate::model::Role;
     use crate::split::HandSplits;
-    use crate::train::build_tables;
+    use crate::strategy::ev::{ev_all, ev_candidates, solve_ev};
+    use crate::strategy::model::Role;
+    use crate::strategy::train::build_tables;
 
     fn hand(text: &str) -> [Card; 13] {
         parse_cards(text).unwrap().try_into().unwrap()

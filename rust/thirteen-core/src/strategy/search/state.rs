@@ -18,7 +18,7 @@ use crate::card::Card;
 use crate::error::Lane;
 use crate::eval::HandValue;
 use crate::eval_table::ThreeKeys;
-use crate::model::Feat;
+use crate::strategy::model::Feat;
 
 /// The hand a search looks at: its cards (13 to 16) and the values of their 5- and
 /// 3-position subsets (indexed as [`subsets`]); `three_keys`, when given, each three's

@@ -6,7 +6,7 @@ use super::falling;
 use super::side::SIDE_AFTER;
 use super::state::{Back, Search};
 use crate::error::Lane;
-use crate::model::Feat;
+use crate::strategy::model::Feat;
 
 /// Places of the walk's order looked at for the strongest legal middle before the back's
 /// 56 pairs are read instead.

@@ -1,6 +1,6 @@
 //! Lane tables of the `ev` strategy: for each lane and hand value, the distribution of an
 //! opponent's lane value (how often it is below, equal and above, and the lane value it
-//! collects when above), from self-play counts ([`crate::train`]); and the same per class of
+//! collects when above), from self-play counts ([`crate::strategy::train`]); and the same per class of
 //! the opponent's arrangement ([`class_of`]), which the model mixes to price events that
 //! need several lanes at once (a scoop, 打枪), where the lanes of one hand are not
 //! independent.
@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 use crate::card::{Card, DeckKind, Rank, Suit};
 use crate::error::{Error, Lane, Result};
 use crate::eval::{evaluate3, evaluate5, Category, HandValue, Wheel};
-use crate::removal::{Chances, Groups, LaneCurve, Removal};
 use crate::rules::{Mode, Rules};
+use crate::strategy::removal::{Chances, Groups, LaneCurve, Removal};
 
 /// Every value a 5-card or 3-card hand can have with `deck` under `wheel` (about 8,000), so
 /// that every lookup of [`LaneTables`] is one hash probe.
@@ -315,7 +315,7 @@ pub struct LaneTables {
     /// Per class of the opponent's arrangement, when the counts have them.
     classes: Option<Box<Classes>>,
     /// The front's table, and the middle's and back's, cut into groups for card removal
-    /// ([`crate::removal`]).
+    /// ([`crate::strategy::removal`]).
     groups: [Groups; 2],
     /// Whether `ev` weighs the tables by the cards held (the standard deck only).
     card_removal: bool,
@@ -570,7 +570,7 @@ impl LaneTables {
         self.lookup_row(lane, v).0
     }
 
-    /// Whether `ev` weighs these tables by the cards held ([`crate::removal`]).
+    /// Whether `ev` weighs these tables by the cards held ([`crate::strategy::removal`]).
     pub fn card_removal(&self) -> bool {
         self.card_removal
     }
@@ -677,7 +677,7 @@ mod tests {
                     let n = values.len();
                     let cum: Vec<f64> = (0..=n).map(|i| i as f64 / n as f64).collect();
                     let above: Vec<f64> = (0..=n).map(|i| (n - i) as f64).collect();
-                    let curve = || crate::removal::LaneCurve {
+                    let curve = || crate::strategy::removal::LaneCurve {
                         values,
                         cum_below: &cum,
                         above_from: &above,
@@ -694,14 +694,14 @@ mod tests {
     /// Every term the model reads of a lane value (P(below), P(lose) and the units the
     /// opponent collects, under each way a drawn lane goes, and the class rows) moves with
     /// the value exactly as it rises, with no tolerance: the search's bounds rest on it
-    /// ([`crate::search`]). Taking P(at most) as P(below) + P(equal), rounded to single
+    /// ([`crate::strategy::search`]). Taking P(at most) as P(below) + P(equal), rounded to single
     /// precision, could put it one unit in the last place above the next value's P(below),
     /// and the search then missed a full scan's best split by 1e-8 units (a banker who
     /// wins ties).
     #[test]
     fn every_term_read_of_a_lane_value_moves_with_it() {
-        use crate::model::{features_worth, Role};
         use crate::rules::BonusKind;
+        use crate::strategy::model::{features_worth, Role};
         let banker = Rules {
             mode: Mode::Banker,
             banker_wins_ties: true,
@@ -711,7 +711,7 @@ mod tests {
         };
         let held = crate::card::parse_cards("8d Js Qh 3s 6d Tc 3d Ks 2s 5c Qc Th 7d").unwrap();
         for rules in [Rules::default(), banker] {
-            let counts = crate::train::build_tables(&rules, 4, 300, 2, 3);
+            let counts = crate::strategy::train::build_tables(&rules, 4, 300, 2, 3);
             let tables = LaneTables::from_counts(&counts, &rules);
             let removal = tables.removal(&held, &rules);
             assert!(removal.is_some() && tables.has_classes());

@@ -1,5 +1,5 @@
 //! Table evaluation of 5- and 3-card hands (RULES.md 3): the same values as the straightforward
-//! evaluators of [`crate::eval`], read from tables indexed by a key of the hand's ranks.
+//! evaluators of [`super::reference`], read from tables indexed by a key of the hand's ranks.
 //!
 //! Each card contributes a `u32` ([`card_key`]): bits 0..19 hold the key of its rank, and a
 //! 3-bit field at bit `19 + 3 × suit` counts its suit. A hand's key is the sum of its cards'
@@ -25,8 +25,9 @@
 
 use std::sync::OnceLock;
 
-use crate::card::Card;
-use crate::eval::{evaluate3_reference, evaluate5_reference, HandValue, Wheel};
+use super::card::Card;
+use super::reference::{evaluate3_reference, evaluate5_reference};
+use super::value::{HandValue, Wheel};
 
 /// Rank keys, two first: each is the smallest number keeping the sums of any five ranks with
 /// repetition (up to five of a rank) distinct, so the sums of three are distinct too (two equal
@@ -426,8 +427,8 @@ fn subsets13(
 
 #[cfg(test)]
 mod tests {
+    use super::super::card::DeckKind;
     use super::*;
-    use crate::card::DeckKind;
     use rand::seq::SliceRandom;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;

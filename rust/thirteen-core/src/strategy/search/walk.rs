@@ -8,10 +8,10 @@ use super::price::Price;
 use super::runs::Run;
 use super::state::{Back, Hand, Search, SearchStats, CACHE};
 use super::twins::own_value_missing;
-use crate::lanes::LaneTables;
-use crate::model::Context;
-use crate::removal::Removal;
 use crate::rules::Rules;
+use crate::strategy::lanes::LaneTables;
+use crate::strategy::model::Context;
+use crate::strategy::removal::Removal;
 
 /// How a search prices splits: the seat `ctx` under `rules`, with the lane tables `tables`
 /// and, when given, the hand's card removal ([`LaneTables::removal`]).

@@ -2,13 +2,13 @@
 
 use crate::error::Lane;
 use crate::eval::HandValue;
-use crate::lanes::LaneTables;
-use crate::model::{
+use crate::rules::Rules;
+use crate::strategy::lanes::LaneTables;
+use crate::strategy::model::{
     features, features_worth, lane_value_envelope, lane_value_rises, lane_values_monotone,
     units_raise_score, Context, Feat, Scorer,
 };
-use crate::removal::Removal;
-use crate::rules::Rules;
+use crate::strategy::removal::Removal;
 
 /// The `ev` model of a seat, as the search reads it: a split's exact score, and each lane's
 /// features at the value that bounds it.

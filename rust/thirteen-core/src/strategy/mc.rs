@@ -5,14 +5,14 @@ use rayon::prelude::*;
 
 use crate::card::{Card, DeckKind};
 use crate::deal::{rng_at, shuffle};
-use crate::ev::{solve_ev, solve_ev_with, submission, Choice};
-use crate::keep::solve_ev_keep;
-use crate::lanes::LaneTables;
-use crate::model::{Context, Role};
 use crate::rules::{Mode, Rules};
 use crate::score::{settle_known_totals, Scratch, Submission};
-use crate::search::{best_first, Distinct};
 use crate::special::SpecialHand;
+use crate::strategy::ev::{solve_ev, solve_ev_with, submission, Choice};
+use crate::strategy::keep::solve_ev_keep;
+use crate::strategy::lanes::LaneTables;
+use crate::strategy::model::{Context, Role};
+use crate::strategy::search::{best_first, Distinct};
 
 /// The cards not in `hand`, as the deck holds them (extra copies of diamonds included).
 pub fn unseen(hand: &[Card], deck: DeckKind) -> Vec<Card> {

@@ -1,13 +1,13 @@
 //! The expected-value strategy `ev`: the expected units of a split against the table, from
-//! per-lane win-probability tables ([`crate::lanes`]) and the rule set's scoring, searched
-//! exactly ([`crate::search`]); a held special is declared when its units beat the best
+//! per-lane win-probability tables ([`crate::strategy::lanes`]) and the rule set's scoring, searched
+//! exactly ([`crate::strategy::search`]); a held special is declared when its units beat the best
 //! split's expectation.
 //!
 //! **Expected units of a split** against one opponent, treating lanes as independent: the sum
 //! over lanes of `P(win) × my lane value − E[opponent's lane value when it wins]`, plus the
 //! scoop (打枪) term (`P(win all)` and `P(lose all)`, doubled lanes or bonus units), the
 //! majority bonus and a home-run (全垒打) term; times the number of opponents met
-//! ([`crate::model`]).
+//! ([`crate::strategy::model`]).
 
 use std::cell::RefCell;
 
@@ -15,14 +15,14 @@ use crate::arrange::Arrangement;
 use crate::card::{validate_hand, Card};
 use crate::error::{Lane, Result};
 use crate::eval::{evaluate3, evaluate5, HandValue};
-use crate::lanes::LaneTables;
-use crate::model::{explain, features, Context, Explained, Scorer};
-use crate::removal::Removal;
 use crate::rules::Rules;
 use crate::score::Submission;
-use crate::search::{best_splits, Ask, Candidate, Distinct, Hand, Pricing, SearchStats};
 use crate::special::{find_special, SpecialHand};
 use crate::split::HandSplits;
+use crate::strategy::lanes::LaneTables;
+use crate::strategy::model::{explain, features, Context, Explained, Scorer};
+use crate::strategy::removal::Removal;
+use crate::strategy::search::{best_splits, Ask, Candidate, Distinct, Hand, Pricing, SearchStats};
 
 /// A solved hand: a split, or a declared special, with its expected units.
 #[derive(Clone, Debug)]
@@ -37,7 +37,8 @@ pub struct Choice {
 
 /// Expected units of every legal split, keeping the `top` best (ties: first found), best
 /// first. Always at least one: a legal split exists for every hand.
-pub fn ev_candidates(
+#[cfg(test)]
+pub(crate) fn ev_candidates(
     splits: &HandSplits,
     rules: &Rules,
     tables: &LaneTables,
@@ -58,7 +59,7 @@ pub fn ev_candidates(
 /// As [`ev_candidates`]; with `distinct`, splits whose three lane values (or labels) equal a
 /// better candidate's are left out (the same play with other cards). Card removal is that of
 /// `held`: the hand's cards, or every card dealt when 13 were kept of more. Exact: the
-/// pruned search of [`crate::search`] finds what a full scan finds.
+/// pruned search of [`crate::strategy::search`] finds what a full scan finds.
 pub fn ev_candidates_with(
     splits: &HandSplits,
     held: &[Card],

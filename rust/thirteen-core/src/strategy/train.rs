@@ -1,4 +1,4 @@
-//! Training of the lane tables ([`crate::lanes`]) by fictitious play.
+//! Training of the lane tables ([`crate::strategy::lanes`]) by fictitious play.
 //!
 //! Iteration 0 arranges every hand of `deals` random tables greedily (or by `ev` on warm-start
 //! tables); iteration `t` arranges fresh deals by `ev` on the tables of the average so far, a
@@ -24,13 +24,13 @@ use crate::card::Card;
 use crate::deal::{rng_at, shuffle};
 use crate::error::Error;
 use crate::eval::HandValue;
-use crate::keep::solve_ev_keep;
-use crate::lanes::{check_classes, class_of, LaneCounts, LanePairs, LaneTables, CLASSES};
 use crate::limits::{Limit, TABLE_SIZES, TRAIN_DEAL, TRAIN_DEALS, TRAIN_ITERATIONS};
-use crate::model::{Context, Role};
 use crate::rules::{Mode, Rules};
 use crate::score::Submission;
-use crate::solve::{play, Strategy};
+use crate::strategy::keep::solve_ev_keep;
+use crate::strategy::lanes::{check_classes, class_of, LaneCounts, LanePairs, LaneTables, CLASSES};
+use crate::strategy::model::{Context, Role};
+use crate::strategy::solve::{play, Strategy};
 
 /// What to train.
 #[derive(Clone, Copy, Debug)]
@@ -242,7 +242,7 @@ impl IterationCounts {
 
 /// The lane values played at deals `deals` (of `0..cfg.deals`) of iteration `it`, every
 /// hand arranged by `strategy` on `tables`, as `solve` arranges it (with card removal when
-/// the tables have it, [`crate::removal`]: the counts are of the strategy that is played, so
+/// the tables have it, [`crate::strategy::removal`]: the counts are of the strategy that is played, so
 /// the averaged tables are its fixed point). Deal `d` of iteration `it` is shuffled from its
 /// own seed, so the counts of a range do not depend on the other ranges or on the threads:
 /// splitting `0..cfg.deals` into ranges and adding their counts gives the counts of the

@@ -8,17 +8,17 @@ use super::*;
 use crate::card::{Card, DeckKind};
 use crate::deal::{rng_for, shuffle};
 use crate::error::Lane;
-use crate::ev::ev_all;
 use crate::eval::Wheel;
 use crate::eval::{Category, HandValue, PRIMARY_SHIFT};
-use crate::lanes::{LaneCounts, LaneTables};
-use crate::model::Role;
-use crate::model::{lane_value_rises, lane_values_monotone, Context};
-use crate::removal::Removal;
 use crate::rules::Rules;
 use crate::rules::{BonusKind, Mode};
 use crate::split::HandSplits;
-use crate::train::build_tables;
+use crate::strategy::ev::ev_all;
+use crate::strategy::lanes::{LaneCounts, LaneTables};
+use crate::strategy::model::Role;
+use crate::strategy::model::{lane_value_rises, lane_values_monotone, Context};
+use crate::strategy::removal::Removal;
+use crate::strategy::train::build_tables;
 
 /// The search of [`super::best_splits`] with its arguments one by one: the `top` best
 /// splits of the hand `cards` (`v5`, `v3`, `three_keys` as in [`Hand`]) kept apart by
@@ -468,7 +468,7 @@ fn a_banker_who_wins_ties_gets_the_full_scans_best_exactly() {
             players: 2,
             role: Role::Banker,
         };
-        let (found, best, _) = crate::ev::ev_check(&h, rules, tables, ctx);
+        let (found, best, _) = crate::strategy::ev::ev_check(&h, rules, tables, ctx);
         assert_eq!(found.to_bits(), best.to_bits(), "{found} vs {best}");
     }
 }
@@ -522,7 +522,7 @@ fn pruned_search_equals_full_scan() {
                     let s = HandSplits::new(&h, rules.wheel);
                     let scan = ev_all(&s, &rules, tables, ctx);
                     let mut all: Vec<f64> = scan.iter().map(|c| c.expected).collect();
-                    let pruned = crate::model::units_raise_score(&rules, role, tables);
+                    let pruned = crate::strategy::model::units_raise_score(&rules, role, tables);
                     all.sort_by(|a, b| b.partial_cmp(a).unwrap());
                     // The best of each distinct (front, middle, back) values, best first.
                     let triple = |c: &Candidate| {
@@ -806,7 +806,8 @@ fn explain_prices_the_split_as_the_search_does() {
                 )[0];
                 let (f, m, b) = best.subsets;
                 let values = [s.three_values()[f], s.five_values()[m], s.five_values()[b]];
-                let x = crate::model::explain(values, &rules, tables, ctx, removal.as_ref());
+                let x =
+                    crate::strategy::model::explain(values, &rules, tables, ctx, removal.as_ref());
                 assert!((x.units - best.expected).abs() < 1e-9, "{x:?} vs {best:?}");
                 for p in x.lanes.iter().flat_map(|&(w, l)| [w, l, w + l]) {
                     assert!((-1e-6..=1.0 + 1e-6).contains(&p), "{x:?}");
@@ -833,7 +834,7 @@ fn explain_prices_the_split_as_the_search_does() {
         players: 2,
         role: Role::Player,
     };
-    let x = crate::model::explain(
+    let x = crate::strategy::model::explain(
         [v(&strong[..3]), v(&strong[3..8]), v(&strong[8..])],
         &rules,
         &tables,

@@ -1,5 +1,5 @@
-"""Crash and restart: ``thirteen serve`` is killed (SIGKILL) mid-round on a real SQLite
-file, started again on the same file, and the round resumes where it was (hands, plays,
+"""Crash and restart: ``thirteen serve`` is killed (SIGKILL) mid-round on a real database
+(an SQLite file, and PostgreSQL), started again on the same database, and the round resumes where it was (hands, plays,
 clock) and settles exactly as the same round does without a crash: the engine's
 :class:`~thirteen.Round` on the same seed and plays. Money is neither lost nor doubled:
 accounts + seated balances + the house = the money minted, and the round has one
@@ -12,7 +12,7 @@ import contextlib
 import time
 import zlib
 
-from server_support import Server, best_action
+from server_support import GENEROUS, Server, best_action, database, has_hand  # noqa: F401
 
 import thirteen
 from thirteen import Round, RuleSet, Table
@@ -21,7 +21,7 @@ from thirteen.server.store import Store
 
 KAIXIN = RuleSet.preset("kaixin")
 ARGS = [
-    "--ai", "0", "--seats", "2", "--seed", "42", "--stake", "100", "--rake", "5,200",
+    *GENEROUS, "--ai", "0", "--seats", "2", "--seed", "42", "--stake", "100", "--rake", "5,200",
     "--arrange-seconds", "60", "--pause-seconds", "60", "--grace-seconds", "60",
 ]
 
@@ -32,8 +32,8 @@ def play_of(action: dict):
     return None
 
 
-def test_kill_mid_round_then_resume_and_settle_once(tmp_path):
-    server = Server(tmp_path / "crash.db", ARGS).start()
+def test_kill_mid_round_then_resume_and_settle_once(database):
+    server = Server(database, ARGS).start()
     restarted = None
     try:
         async def before_crash():
@@ -43,20 +43,20 @@ def test_kill_mid_round_then_resume_and_settle_once(tmp_path):
             await b.join("crash", "bo")
             await a.request({"type": "sit"})
             await b.request({"type": "sit"})
-            ha = (await a.wait_for(lambda f: f["type"] == "state" and (f["round"] or {}).get("hand"), 20))["round"]["hand"]
-            hb = (await b.wait_for(lambda f: f["type"] == "state" and (f["round"] or {}).get("hand"), 20))["round"]["hand"]
+            ha = (await a.wait_for(has_hand(), 20))["round"]["hand"]
+            hb = (await b.wait_for(has_hand(), 20))["round"]["hand"]
             action_a = best_action(ha, KAIXIN, 2)
             await a.request(action_a)  # answered after the commit
             server.kill()  # mid-round, both connected: ann has played, bo has not
             for c in (a, b):
                 with contextlib.suppress(Exception):
                     await c.close()
-            return (a.session, a.secret, ha, action_a), (b.session, b.secret, hb)
+            return (a.session, a.private, ha, action_a), (b.session, b.private, hb)
 
         dealt_at = time.time()
         (sa, keya, ha, action_a), (sb, keyb, hb) = asyncio.run(before_crash())
 
-        restarted = Server(tmp_path / "crash.db", ARGS).start()
+        restarted = Server(database, ARGS).start()
 
         async def after_restart():
             a = await TableClient.connect(restarted.ws)
@@ -64,15 +64,15 @@ def test_kill_mid_round_then_resume_and_settle_once(tmp_path):
             b = await TableClient.connect(restarted.ws)
             await b.resume(sb, keyb)
             await b.request({"type": "ping"})
-            st_b = b.state
+            st_b = b.you
             await a.request({"type": "ping"})
-            st_a = a.state
+            st_a = a.you
             assert st_a["round"]["hand"] == ha and st_b["round"]["hand"] == hb
             assert st_a["round"]["play"] is not None  # ann's play survived
             assert st_b["round"]["play"] is None
             assert st_b["round"]["number"] == 1
             # the clock kept running: the deadline was saved, not restarted
-            assert st_b["round"]["deadline_in"] <= 60 - (time.time() - dealt_at) + 1.0
+            assert b.state["round"]["deadline_in"] <= 60 - (time.time() - dealt_at) + 1.0
             action_b = best_action(hb, KAIXIN, 2)
             await b.request(action_b)
             result = await a.wait_for(lambda f: f["type"] == "result", 30)
@@ -102,7 +102,7 @@ def test_kill_mid_round_then_resume_and_settle_once(tmp_path):
     win = max(expected.units) * 100
     assert sum(s["rake"] for s in result["seats"]) == min(win * 5 // 100, 200)
 
-    store = Store(f"sqlite:///{tmp_path / 'crash.db'}")
+    store = Store(database)
     try:
         assert store.settlement_count("crash") == 1
         saved = store.room("crash")

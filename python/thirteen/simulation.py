@@ -335,8 +335,8 @@ def simulate(
     The rounds are played in shards (see the module docs): here by this process and
     ``workers - 1`` worker processes (``backend="local"``, the default), or as Ray tasks on a cluster
     (``backend="ray"``, or any ``address``). The summary of a seed is the same on either
-    backend, any number of workers and any shard size; only ``seconds`` differs. With more
-    than one worker, a script needs the ``if __name__ == "__main__":`` guard
+    backend, any number of workers and any shard size; only ``seconds`` differs. The worker
+    processes run only ``thirteen``'s code: a script needs no ``__main__`` guard
     (:mod:`thirteen.processes`).
 
     Args:

@@ -22,6 +22,9 @@ __all__ = [
     "SurrenderError",
     "RuleSetError",
     "SaveError",
+    "RoundStateError",
+    "TableError",
+    "ScoreFileError",
     "LimitError",
     "BackendError",
 ]
@@ -157,6 +160,37 @@ class SaveError(ThirteenError):
     kind = "bad_save"
     _fields = ("key",)
     key: Optional[str]
+
+
+class RoundStateError(ThirteenError):
+    """An action the round's state does not allow: the wrong phase, a seat that already
+    submitted, escaped or surrendered, seats still missing at settlement.
+
+    Attributes: ``player`` (the seat, when one is concerned) and ``phase`` (the round's
+    phase).
+    """
+
+    kind = "round_state"
+    _fields = ("player", "phase")
+
+
+class TableError(ThirteenError):
+    """A table action that is not possible: an unknown or already seated player, a taken
+    or unknown seat, too little balance to sit, a round in progress (or none).
+
+    Attributes: ``player`` (the player id) and ``seat`` (the table seat) when known.
+    """
+
+    kind = "table"
+    _fields = ("player", "seat")
+
+
+class ScoreFileError(ThirteenError):
+    """A table file that cannot be scored: unreadable, not JSON, or a field of the wrong
+    shape; ``key`` is the field's path (``"players[1].front"``), when known."""
+
+    kind = "score_file"
+    _fields = ("key",)
 
 
 class LimitError(ThirteenError):

@@ -72,6 +72,7 @@ from thirteen.errors import (
     FalseSpecialError,
     FouledError,
     PlayerCountError,
+    RoundStateError,
     SurrenderError,
     ThirteenError,
 )
@@ -102,21 +103,6 @@ _ROUND_FORMAT = saves.ROUND_FORMAT
 PlayerId = Union[str, int]
 CardsLike = Union[str, Sequence[Union[Card, str]]]
 Submission = Union[Arrangement, Declaration]
-
-
-# ----------------------------------------------------------------------------- errors
-
-
-class RoundStateError(ThirteenError):
-    """An action the round's state does not allow: the wrong phase, a seat that already
-    submitted, escaped or surrendered, seats still missing at settlement.
-
-    Attributes: ``player`` (the seat, when one is concerned) and ``phase`` (the round's
-    phase).
-    """
-
-    kind = "round_state"
-    _fields = ("player", "phase")
 
 
 # ----------------------------------------------------------------------------- helpers

@@ -32,7 +32,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 from thirteen import _core, saves
 from thirteen._core import Card
 from thirteen._plain import short
-from thirteen.errors import PlayerCountError, ThirteenError
+from thirteen.errors import PlayerCountError, TableError, ThirteenError
 from thirteen.ladder import Ladder, LevelInfo, level_change
 from thirteen.round import (
     AUTO_REASONS,
@@ -66,17 +66,6 @@ __all__ = [
 ]
 
 _TABLE_FORMAT = saves.TABLE_FORMAT
-
-
-class TableError(ThirteenError):
-    """A table action that is not possible: an unknown or already seated player, a taken
-    or unknown seat, too little balance to sit, a round in progress (or none).
-
-    Attributes: ``player`` (the player id) and ``seat`` (the table seat) when known.
-    """
-
-    kind = "table"
-    _fields = ("player", "seat")
 
 
 # ----------------------------------------------------------------------------- helpers

@@ -1,58 +1,11 @@
 """One round of Thirteen as a server drives it (RULES.md 5 and 7): :class:`Round` and
 its :class:`RoundResult`.
 
-A server drives a :class:`Round` through its phases::
-
-    "new" --deal()--> "swap" --finish_swap()--> "arrange" --settle()--> "settled"
-
-(``"swap"`` only when the rule set has swap-three, 换三张). Every method validates fully
-before it changes anything: when it raises, the round is exactly as it was. A round is
-plain data (:meth:`Round.to_dict` / :meth:`Round.from_dict`, :meth:`Round.to_json` /
-:meth:`Round.from_json`): a round saved mid-way and resumed settles exactly like one that
-was not.
-
-Units and money: *units* (注 / 水) are what the scoring of RULES.md 5 counts; *money* is
-units × the stake, in integer minor currency units (e.g. cents), less the rake (服务费)
-on winnings.
-
-Seats: a :class:`Round` numbers its seats ``0 .. n-1`` (the seat order of the deal,
-counterclockwise, RULES.md 7); errors from a round name the seat in ``player``.
-
-Chinese terms: 代打 auto-arrange (the engine plays a seat), 断线 disconnect, 强退 / 逃跑
-leaving mid-round (escape), 破产 bankrupt, 换三张 swap-three, 切牌 the cut, 报到
-declaring a special hand, 庄家 the banker.
-
-Choices this module makes where RULES.md is silent:
-
-* Without a seed the deal and the swap shuffle come from the operating system's secure
-  random source (as RULES.md 7.1 says) and the round records no seed: such a round cannot
-  be replayed from a seed, but it can still be saved and resumed (the hands are saved).
-* A seat submits once: a second :meth:`Round.submit` (or :meth:`Round.auto`,
-  :meth:`Round.surrender`) for a seat that has submitted or surrendered is refused.
-  Submissions are accepted only in the ``"arrange"`` phase; swap-three gifts only in the
-  ``"swap"`` phase, where a second :meth:`Round.give` replaces the first.
-* A disconnected seat (:meth:`Round.disconnect`) that has not submitted when the round is
-  settled is always auto-arranged (代打, reason ``"disconnect"``); other missing seats
-  only with ``settle(auto_missing=True)`` (reason ``"timeout"``).
-* Escape (强退) is possible in the ``"swap"`` and ``"arrange"`` phases, also after the seat
-  submitted (its submission is dropped). The remaining seats are settled as a table of
-  their own size (under a copy of the rules that allows it when the rule set does not);
-  a home run's ``min_players`` still counts the players dealt in, as RULES.md 5 step 7
-  says.
-  In banker mode an escaped banker leaves nobody to compare with: every other seat's
-  result is 0. A single remaining seat has result 0 and no settlement.
-* Several seats may escape; at least one must stay. Each leaver pays separately, as
-  RULES.md 5 says, and only seats still in receive: for ``to = "split"`` the payment is
-  computed on the table of the remaining seats plus that leaver; for ``to = "winner"``
-  the amount is ``by_players[n]`` with ``n`` all seats dealt in.
-* With no ``escape`` rule, :meth:`Round.escape` marks the seat disconnected and, in the
-  ``"arrange"`` phase, auto-arranges it at once (reason ``"disconnect"``).
-* A surrendered seat is settled with its first 13 cards as a placeholder arrangement (the
-  core skips a surrendered seat's lanes and foul check).
-* Bankrupt (破产): a seat whose balance after the round is below ``min_balance``;
-  ``min_balance=None`` means 1 (a player with nothing left is bankrupt). Balances may go
-  below zero (a loss is never capped); the level ladders read a negative balance or
-  point total as 0.
+Phases: ``"new" --deal()--> "swap" --finish_swap()--> "arrange" --settle()--> "settled"``
+(``"swap"`` only with swap-three, 换三张). A call that raises changes nothing. Seats are
+``0 .. n-1`` in dealing order; *units* (注) are what RULES.md 5 counts, *money* is units ×
+the stake in minor currency units, less the rake. What the round decides where RULES.md
+is silent: docs/rules.md, "Decisions of the round flow".
 """
 
 from __future__ import annotations

@@ -1,27 +1,11 @@
-"""A room across rounds (RULES.md 7 and 8): :class:`Table` and its reports.
+"""A room across rounds (RULES.md 7 and 8): :class:`Table`, its players and reports, and
+:class:`TableRound`, the view of its round in progress.
 
-A :class:`Table` (a room, 房间) seats players with balances across rounds, starts rounds
-(:class:`~thirteen.round.Round`), applies their money to the balances, moves players on
-the level ladders (RULES.md 8) and stands players up: bankrupt (破产), by request after
-the round (自动站起), after a disconnection (断线) they did not come back from, or after
-leaving mid-round (强退). Balances are money: integer minor currency units.
-
-Seats: a :class:`Table` has its own seat numbers ``0 .. size-1``; the players seated when
-a round starts are dealt in, in table-seat order, as round seats ``0, 1, ...``.
-
-The round names (:class:`Round`, :class:`RoundResult`, their errors) are re-exported
-here, so ``from thirteen.table import Round`` keeps working.
-
-Choices this module makes where RULES.md is silent:
-
-* A player whose balance falls below the table's ``min_balance`` after a round is
-  bankrupt (破产) and stood up. Balances may go below zero (a loss is never capped); the
-  level ladders read a negative balance or point total as 0.
-* The banker of a table round is the first player in seat order unless
-  :meth:`Table.start_round` names one; there is no automatic rotation.
-* :meth:`Table.disconnect` or :meth:`Table.leave` for a player who is not dealt in to the
-  current round (or between rounds) stands the player up at once.
-* A player needs at least ``min_balance`` to sit down.
+A table seats players with balances (money, in minor currency units), deals them rounds
+in table-seat order, applies the money, moves the level ladders and stands players up
+(bankrupt, by request, disconnected, or gone). The round's names are re-exported here
+(``from thirteen.table import Round`` works). Its decisions where RULES.md is silent:
+docs/rules.md, "Decisions of the round flow".
 """
 
 from __future__ import annotations

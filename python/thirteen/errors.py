@@ -22,6 +22,7 @@ __all__ = [
     "SurrenderError",
     "RuleSetError",
     "SaveError",
+    "DealError",
     "RoundStateError",
     "TableError",
     "ScoreFileError",
@@ -158,6 +159,18 @@ class SaveError(ThirteenError):
     offending field in the save (``"escaped[1]"``, ``"round.deal.hands"``), when known."""
 
     kind = "bad_save"
+    _fields = ("key",)
+    key: Optional[str]
+
+
+class DealError(ThirteenError):
+    """Cards handed to :meth:`Round.deal` or :meth:`Round.finish_swap` as a deal or swap
+    made before (a replay, a save) that the rules and the round's seed do not give
+    (RULES.md 7.1–7.3): the cut does not reach the first seat, or it is not the seed's
+    deal or swap. ``key`` names the part (``"cut_card"``, ``"cut_start"``, ``"first"``,
+    ``"hands"``), ``None`` for the deal as a whole."""
+
+    kind = "bad_deal"
     _fields = ("key",)
     key: Optional[str]
 

@@ -41,6 +41,7 @@ from thirteen.game._args import (
     submission_from,
     submission_to_dict,
 )
+from thirteen.game.dealing import checked_deal, checked_swap, shuffled
 from thirteen.game.result import RoundResult
 from thirteen.rules import RuleSet
 from thirteen.solver import Hint, hints as _hints, solve as _solve
@@ -310,22 +311,37 @@ class Round(saves.JsonSave):
 
     # ------------------------------------------------------------------ flow
 
-    def deal(self) -> None:
+    def deal(self, dealt: Any = None) -> None:
         """Shuffles and deals (RULES.md 7.1–7.2) with :func:`thirteen.deal`: ``rules.dealt``
-        cards per seat, cut (切牌) when ``rules.cut``. Moves to ``"swap"`` (swap-three) or
-        ``"arrange"``.
+        cards per seat, cut (切牌) when ``rules.cut``; or deals ``dealt``, a deal made
+        before. Moves to ``"swap"`` (swap-three) or ``"arrange"``.
+
+        Args:
+            dealt: ``None`` to shuffle; or a deal to play (a replay, a save): a
+                :class:`thirteen.Deal` or any object with its ``hands`` (one per seat,
+                card text or cards), ``cut_card``, ``cut_start`` and ``first``. It must be
+                a deal of the rules (``rules.dealt`` cards a seat, no card more often than
+                the deck has it, the cut reaching the first seat) and, in a seeded round,
+                the seed's deal.
 
         Raises:
             RoundStateError: not in the ``"new"`` phase.
+            CountError: ``dealt`` has not one hand per seat, or a hand of another size
+                (``player`` = seat).
+            DuplicateCardError: ``dealt`` deals a card more often than the deck has it.
+            DealError: ``dealt``'s cut or first seat, or not the seed's deal (``key``).
+            CardError: unreadable card text in ``dealt``.
         """
         self._need_phase("new")
-        dealt = _core.deal(self._rules, self.seats, self._seed)
-        hands = [tuple(h) for h in dealt.hands]
-        self._dealt = list(hands)
-        self._hands = list(hands)
-        self._cut_card = dealt.cut_card
-        self._cut_start = dealt.cut_start
-        self._first = dealt.first
+        if dealt is None:
+            deal = shuffled(self._rules, self.seats, self._seed)
+        else:
+            deal = checked_deal(self._rules, self.seats, self._seed, dealt)
+        self._dealt = list(deal.hands)
+        self._hands = list(deal.hands)
+        self._cut_card = deal.cut_card
+        self._cut_start = deal.cut_start
+        self._first = deal.first
         self._phase = "swap" if self._rules.swap is not None else "arrange"
 
     def give(self, seat: int, cards: CardsLike) -> None:
@@ -357,13 +373,22 @@ class Round(saves.JsonSave):
         self._check_held(seat, given)
         self._given[seat] = tuple(given)
 
-    def finish_swap(self) -> None:
+    def finish_swap(self, hands: Optional[Sequence[CardsLike]] = None) -> None:
         """Ends swap-three: seats that have not given (and escaped seats) give nothing; the
         given cards are pooled, shuffled with the round's seed (:func:`thirteen.swap_cards`)
-        and each seat draws back as many as it gave. Moves to ``"arrange"``.
+        and each seat draws back as many as it gave; or each seat holds ``hands``, a swap
+        made before. Moves to ``"arrange"``.
+
+        Args:
+            hands: ``None`` to shuffle; or each seat's cards after a swap made before (a
+                replay, a save), which must be the seed's swap of the gifts in a seeded
+                round, and otherwise a swap of them (each seat keeps what it did not give).
 
         Raises:
             RoundStateError: not in the ``"swap"`` phase.
+            CountError: ``hands`` has not one hand per seat.
+            DealError: ``hands`` is not such a swap (``key = "hands"``).
+            CardError: unreadable card text in ``hands``.
         """
         self._need_phase("swap")
         assert self._hands is not None
@@ -371,8 +396,11 @@ class Round(saves.JsonSave):
             list(g) if g is not None and s not in self._escaped else []
             for s, g in enumerate(self._given)
         ]
-        new = _core.swap_cards(self._hands, given, self._rules, self._seed)
-        self._hands = [tuple(h) for h in new]
+        if hands is None:
+            new = [tuple(h) for h in _core.swap_cards(self._hands, given, self._rules, self._seed)]
+        else:
+            new = checked_swap(self._rules, self._seed, self._hands, given, hands)
+        self._hands = new
         for s in self._escaped:
             self._given[s] = None
         self._phase = "arrange"
@@ -423,27 +451,37 @@ class Round(saves.JsonSave):
             hand, self._rules, players=self._table_size(), n=n, banker=self._is_banker(seat)
         )
 
-    def auto(self, seat: int, reason: str = "timeout") -> Submission:
+    def auto(
+        self,
+        seat: int,
+        reason: str = "timeout",
+        *,
+        play: Union[Submission, Mapping[str, Any], None] = None,
+    ) -> Submission:
         """Auto-arranges the seat (代打, RULES.md 7.4) with :func:`thirteen.solve`
-        (strategy ``"ev"``; a special is declared when that scores better) and records the
-        submission and the reason.
+        (strategy ``"ev"``; a special is declared when that scores better), or records
+        ``play`` in its place, and records the submission and the reason.
 
         Args:
             seat: the round seat.
             reason: ``"timeout"`` (ran out of time) or ``"disconnect"`` (断线).
+            play: ``None`` to solve; or the play made for the seat elsewhere (a replay of
+                a save, a server's own arranger), in any form :meth:`submit` takes and
+                checked as it checks one.
 
         Returns:
             The recorded :class:`Arrangement` or :class:`Declaration`.
 
         Raises:
-            RoundStateError: as :meth:`submit`; ThirteenError: an unknown reason.
+            RoundStateError: as :meth:`submit`; ThirteenError: an unknown reason; the
+                errors of :meth:`submit` for a bad ``play``.
         """
         if reason not in AUTO_REASONS:
             raise ThirteenError(
                 f"auto reason must be one of {list(AUTO_REASONS)}, got {short(reason)}"
             )
         self._need_open(seat)
-        sub = self._solve_for(seat)
+        sub = self._solve_for(seat) if play is None else submission_from(play, self._rules)
         self._validate(seat, sub)
         self._subs[seat] = sub
         self._auto[seat] = reason
@@ -533,7 +571,8 @@ class Round(saves.JsonSave):
             return
         if len(self.present) <= 1:
             raise RoundStateError(
-                f"seat {seat} is the last seat in the round and cannot escape",
+                f"seat {seat} is the last seat in the round and cannot escape: "
+                "at least one seat must stay",
                 player=seat,
                 phase=self._phase,
             )

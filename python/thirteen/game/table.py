@@ -18,6 +18,7 @@ from thirteen._core import Card
 from thirteen._plain import short
 from thirteen.errors import (
     CardNotHeldError,
+    LimitError,
     PlayerCountError,
     RoundStateError,
     TableError,
@@ -196,9 +197,13 @@ class Table(saves.JsonSave):
             balance falls below it after a round is stood up (破产).
         money_ladder: the ladder of balances (name or :class:`~thirteen.Ladder`).
         points_ladder: the ladder of cumulative points (name or ladder).
+        rounds_played: rounds already finished at this table (a table carried over, as
+            a save holds it; int ≥ 0).
 
     Raises:
         ThirteenError: bad seats, stake, rake or min_balance.
+        LimitError: ``rounds_played`` below 0.
+        TypeError: ``rounds_played`` is not an integer.
     """
 
     def __init__(
@@ -211,6 +216,7 @@ class Table(saves.JsonSave):
         min_balance: int = 1,
         money_ladder: Union[str, Ladder] = "bianfeng-money",
         points_ladder: Union[str, Ladder] = "bianfeng-points",
+        rounds_played: int = 0,
     ) -> None:
         if not isinstance(rules, RuleSet):
             raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
@@ -236,8 +242,18 @@ class Table(saves.JsonSave):
                 Ladder.load(ladder)  # validates the name
         self._seats: List[Optional[PlayerId]] = [None] * self._size
         self._info: Dict[PlayerId, TablePlayer] = {}
+        if not is_int(rounds_played):
+            raise TypeError(f"rounds_played must be an integer, got {short(rounds_played)}")
+        if rounds_played < 0:
+            raise LimitError(
+                f"rounds_played must be at least 0, got {rounds_played}",
+                key="rounds_played",
+                value=str(rounds_played),
+                minimum=0,
+                maximum=None,
+            )
         self._round: Optional[Round] = None
-        self._rounds_played = 0
+        self._rounds_played = int(rounds_played)
 
     # ------------------------------------------------------------------ read-only state
 
@@ -345,7 +361,8 @@ class Table(saves.JsonSave):
             raise TypeError(f"points must be an integer, got {short(points)}")
         if player in self._info:
             raise TableError(
-                f"player {short(player)} is already seated (seat {self._info[player].seat})",
+                f"player {short(player)} is already seated (seat {self._info[player].seat}): "
+                "a player is seated once, not twice",
                 player=player,
                 seat=self._info[player].seat,
             )
@@ -476,6 +493,7 @@ class Table(saves.JsonSave):
         *,
         banker: Optional[PlayerId] = None,
         stakes: Optional[Mapping[PlayerId, int]] = None,
+        dealt: Any = None,
     ) -> TableRound:
         """Deals a new round to the seated players, in seat order (round seat ``i`` is the
         ``i``-th seated player), and returns it (dealt: phase ``"swap"`` or ``"arrange"``)
@@ -486,11 +504,14 @@ class Table(saves.JsonSave):
             seed: the round's seed (``None``: secure random).
             banker: banker mode: the banker's player id (``None``: the first seated).
             stakes: banker mode: player → stake multiplier (missing players: 1).
+            dealt: ``None`` to shuffle, or a deal made before: as :meth:`Round.deal`.
 
         Raises:
             TableError: a round is in progress, or the banker is not seated.
             PlayerCountError: fewer than 2 players, or a count ``rules.players`` does not
                 allow.
+            CountError / DuplicateCardError / DealError / CardError: a bad ``dealt``
+                (as :meth:`Round.deal`).
         """
         if self._round is not None:
             raise TableError("a round is in progress: finish it first")
@@ -522,7 +543,7 @@ class Table(saves.JsonSave):
             stake=self._stake,
             rake=self._rake,
         )
-        rnd.deal()
+        rnd.deal(dealt)
         self._round = rnd
         return TableRound(self, rnd)
 
@@ -826,17 +847,17 @@ class TableRound:
         """As :meth:`Round.give` (换三张)."""
         self._live.give(seat, cards)
 
-    def finish_swap(self) -> None:
+    def finish_swap(self, hands: Any = None) -> None:
         """As :meth:`Round.finish_swap`."""
-        self._live.finish_swap()
+        self._live.finish_swap(hands)
 
     def submit(self, seat: int, submission: Any) -> None:
         """As :meth:`Round.submit`."""
         self._live.submit(seat, submission)
 
-    def auto(self, seat: int, reason: str = "timeout") -> Any:
+    def auto(self, seat: int, reason: str = "timeout", *, play: Any = None) -> Any:
         """As :meth:`Round.auto` (代打)."""
-        return self._live.auto(seat, reason)
+        return self._live.auto(seat, reason, play=play)
 
     def surrender(self, seat: int) -> None:
         """As :meth:`Round.surrender`."""

@@ -419,6 +419,7 @@ def _table(table: Table, save: TableSave) -> Table:
             inner = f"round.{exc.key}" if exc.key else "round"
             raise SaveError(f"saved table: {exc.message}", key=inner) from exc
         _check_round(table, rnd)
+        _check_seat_order(rnd, save)
     for i, entry in enumerate(save.players):
         where = f"players[{i}]"
         if not 0 <= entry.seat < table.size:
@@ -429,6 +430,12 @@ def _table(table: Table, save: TableSave) -> Table:
             _bad_table(f"{where}.seat", f"two players in seat {entry.seat}")
         if entry.player in table._info:
             _bad_table(f"{where}.player", f"player {short(entry.player)} is seated twice")
+        if entry.balance < table.min_balance:
+            _bad_table(
+                f"{where}.balance",
+                f"player {short(entry.player)} has {entry.balance}, "
+                f"below the room minimum {table.min_balance} (破产)",
+            )
         info = TablePlayer(
             entry.player, entry.seat, entry.balance, entry.points,
             entry.stand_after_round, entry.disconnected, entry.left,
@@ -447,6 +454,16 @@ def _table(table: Table, save: TableSave) -> Table:
     table._rounds_played = save.rounds_played
     table._round = rnd
     return table
+
+
+def _check_seat_order(rnd: Round, save: TableSave) -> None:
+    """The round is dealt to its players in their table seats' order."""
+    seat_of = {}
+    for entry in save.players:
+        seat_of.setdefault(entry.player, entry.seat)
+    seats = [seat_of[p] for p in rnd.players if p in seat_of]
+    if seats != sorted(seats):
+        _bad_table("round.players", "the round is dealt to the seated players in seat order")
 
 
 def _bad_table(key: str, problem: str) -> NoReturn:
@@ -493,6 +510,13 @@ def _check_flags(info: Any, rnd: Optional[Round], where: str) -> None:
                 f"{where}.{field}",
                 f"the round says seat {seat} is {'' if away else 'not '}disconnected "
                 f"(with no escape rule a player who left is too)",
+            )
+        waiting = seat not in rnd.submissions and seat not in rnd.surrendered
+        if info.left and waiting and rnd.rules.swap is None:
+            _bad_table(
+                f"round.submissions[{seat}]",
+                f"seat {seat} has no play, but it left with no escape rule while arranging, "
+                "which auto-arranges it (代打) at once",
             )
         return
     gone = seat in rnd.escaped

@@ -185,6 +185,8 @@ class RoundStateError(ThirteenError):
 
     kind = "round_state"
     _fields = ("player", "phase")
+    player: Optional[int]
+    phase: Optional[str]
 
 
 class TableError(ThirteenError):
@@ -196,6 +198,8 @@ class TableError(ThirteenError):
 
     kind = "table"
     _fields = ("player", "seat")
+    player: Any
+    seat: Optional[int]
 
 
 class ScoreFileError(ThirteenError):
@@ -204,6 +208,7 @@ class ScoreFileError(ThirteenError):
 
     kind = "score_file"
     _fields = ("key",)
+    key: Optional[str]
 
 
 class LimitError(ThirteenError):

@@ -63,7 +63,8 @@ def normal_rake(rake: Any) -> Optional[Tuple[Union[int, str], Optional[int]]]:
 def submission_to_dict(sub: Submission) -> Dict[str, Any]:
     """A submission as a save holds it: lanes or a declaration, as card text."""
     if isinstance(sub, Arrangement):
-        return {"front": cards_text(sub.front), "middle": cards_text(sub.middle), "back": cards_text(sub.back)}
+        lanes = (sub.front, sub.middle, sub.back)
+        return {lane: cards_text(cards) for lane, cards in zip(("front", "middle", "back"), lanes)}
     return {"special": sub.special, "cards": cards_text(sub.cards)}
 
 

@@ -42,6 +42,7 @@ from thirteen.game._args import (
     submission_to_dict,
 )
 from thirteen.game.dealing import checked_deal, checked_swap, shuffled
+from thirteen.game.replay import round_from
 from thirteen.game.result import RoundResult
 from thirteen.rules import RuleSet
 from thirteen.solver import Hint, hints as _hints, solve as _solve
@@ -700,16 +701,15 @@ class Round(saves.JsonSave):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Round:
-        """The round :meth:`to_dict` wrote, in the same state, once the save is checked:
-        its shape (:class:`thirteen.saves.RoundSave`) and that play could have reached
-        it (:mod:`thirteen.restore`: the seeded deal, the deck, phase, plays, seats and
-        result).
+        """The round :meth:`to_dict` wrote, in the same state: its shape is read
+        (:class:`thirteen.game.saves.RoundSave`) and the round is played again through
+        these methods as the save records it (:mod:`thirteen.game.replay`: the deal, the
+        swap, escapes, surrenders, plays, and the result settled again), so a save
+        loads only if play could have reached it.
 
         Raises:
             SaveError: a bad save; ``key`` names the field.
         """
-        from thirteen.game.replay import round_from
-
         return round_from(cls, data)
 
     def __repr__(self) -> str:

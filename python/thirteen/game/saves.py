@@ -6,8 +6,8 @@ A save is JSON text (or the same as plain data). :class:`RoundSave` and
 :class:`TableSave` are the shapes :meth:`Round.to_dict` and :meth:`Table.to_dict` write;
 a save of any other shape (a missing or unknown field, a value of the wrong type, text
 that is not JSON or is nested too deep) is a :class:`~thirteen.errors.SaveError` whose
-``key`` is the path of the field. Whether the state could have been reached by play is
-checked by :mod:`thirteen.round` and :mod:`thirteen.table`.
+``key`` is the path of the field. Whether play could have reached the state is found by
+replaying the save (:mod:`thirteen.game.replay`).
 
 Signing (tamper evidence, for servers that keep saves where others can write): with a
 key, the save gets a field ``"hmac"``: HMAC-SHA256, in hex, of the save's other fields

@@ -27,6 +27,7 @@ from thirteen.errors import (
 from thirteen.ladder import Ladder, LevelInfo, level_change
 from thirteen.game import saves
 from thirteen.game._args import PlayerId, Submission, check_player_id, is_int, normal_rake
+from thirteen.game.replay import table_from
 from thirteen.game.result import RoundResult
 from thirteen.game.round import AUTO_REASONS, PHASES, Round
 from thirteen.rules import RuleSet
@@ -643,16 +644,16 @@ class Table(saves.JsonSave):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Table:
-        """The table :meth:`to_dict` wrote, in the same state, once the save is checked
-        (:class:`thirteen.saves.TableSave`, :mod:`thirteen.restore`).
+        """The table :meth:`to_dict` wrote, in the same state: its shape is read
+        (:class:`thirteen.game.saves.TableSave`) and the table is played again through
+        its methods as the save records it (:mod:`thirteen.game.replay`: the round's
+        players sit, the round is dealt and played, the others sit).
 
         Raises:
             SaveError: a bad save; ``key`` names the field (``"players[2].seat"``,
                 ``"round.escaped"``).
         """
-        from thirteen.game.replay import table_from
-
-        return table_from(cls, data)
+        return table_from(cls, data, Round)
 
     def __repr__(self) -> str:
         running = "yes" if self._round else "no"

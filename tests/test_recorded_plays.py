@@ -195,3 +195,11 @@ def test_the_refusals_a_save_reuses_say_what_a_save_says() -> None:
     with pytest.raises(TableError, match="twice"):
         table.sit("p", None, 100)
     assert issubclass(DealError, ThirteenError) and DealError.kind == "bad_deal"
+
+
+def test_a_round_names_the_player_of_a_seat() -> None:
+    rnd = Round(KAIXIN, ["north", 7, "west"])
+    assert [rnd.player_of(s) for s in range(3)] == ["north", 7, "west"]
+    for bad in (-1, 3, "1", True):
+        with pytest.raises(ThirteenError, match="not a seat"):
+            rnd.player_of(bad)  # type: ignore[arg-type]

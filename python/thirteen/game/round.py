@@ -296,6 +296,14 @@ class Round(saves.JsonSave):
         """The :class:`RoundResult` once settled, else ``None``."""
         return self._result
 
+    def player_of(self, seat: int) -> PlayerId:
+        """The player id of a round seat.
+
+        Raises:
+            ThirteenError: an unknown seat.
+        """
+        return self._players[self._seat(seat)]
+
     def hand(self, seat: int) -> Tuple[Card, ...]:
         """The seat's current cards (13, or 16 with ``rules.dealt = 16``; after the swap
         in swap-three).

@@ -695,23 +695,43 @@ class TableRound:
     :attr:`Table.round` hand it out: a view of the table's :class:`Round` that cannot
     put the two out of step.
 
-    It reads like a :class:`Round` (``players``, ``phase``, ``hand(seat)``,
-    ``submissions``, ``result``, ...) and plays the seats' moves on it (``give``,
-    ``finish_swap``, ``submit``, ``auto``, ``surrender``, ``hints``). The moves that
-    concern the table go through it: :meth:`escape` is :meth:`Table.leave` (强退),
-    :meth:`disconnect` / :meth:`reconnect` are :meth:`Table.disconnect` /
-    :meth:`Table.reconnect` (断线), and the round is settled only by
-    :meth:`Table.finish_round`. Seats are round seats, as in :class:`Round`.
+    It reads like a :class:`Round` and plays the seats' moves on it: every name in
+    :attr:`READS_AND_PLAYS` is the round's own (``players``, ``phase``, ``hand(seat)``,
+    ``submissions``, ``result``, ``give``, ``finish_swap``, ``submit``, ``auto``,
+    ``surrender``, ``hints``, ``to_dict``, ...). The moves that concern the table go
+    through it: :meth:`escape` is :meth:`Table.leave` (强退), :meth:`disconnect` /
+    :meth:`reconnect` are :meth:`Table.disconnect` / :meth:`Table.reconnect` (断线), and
+    the round is settled only by :meth:`Table.finish_round`. Seats are round seats, as in
+    :class:`Round`.
 
     Once its round is finished the view still reads it, but its moves raise
     :class:`RoundStateError`: they never reach a later round.
     """
+
+    #: The :class:`Round` attributes and methods the view hands on as they are.
+    READS_AND_PLAYS = frozenset(
+        {
+            "rules", "players", "seats", "phase", "seed", "banker", "stakes", "stake",
+            "rake", "cut_card", "cut_start", "first", "dealt_hands", "submissions",
+            "auto_reasons", "given", "surrendered", "escaped", "disconnected", "present",
+            "missing", "result", "player_of", "hand", "hints", "give", "finish_swap",
+            "submit", "auto", "surrender", "to_dict", "to_json",
+        }
+    )  # fmt: skip
 
     __slots__ = ("_table", "_live")
 
     def __init__(self, table: Table, rnd: Round) -> None:
         self._table = table
         self._live = rnd
+
+    def __getattr__(self, name: str) -> Any:
+        if name in TableRound.READS_AND_PLAYS:
+            return getattr(self._live, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    def __dir__(self) -> List[str]:
+        return sorted(set(super().__dir__()) | TableRound.READS_AND_PLAYS)
 
     def _player(self, seat: int) -> PlayerId:
         """The player of a round seat of the table's current round (RoundStateError for
@@ -721,148 +741,7 @@ class TableRound:
             raise RoundStateError(
                 "this round is over: its table has moved on", player=seat, phase=rnd.phase
             )
-        return rnd.players[rnd._seat(seat)]
-
-    # ------------------------------------------------------------------ read-only state
-    # (as the same-named :class:`Round` properties, read from the live round)
-
-    @property
-    def rules(self) -> RuleSet:
-        """The rule set."""
-        return self._live.rules
-
-    @property
-    def players(self) -> Tuple[PlayerId, ...]:
-        """The player ids, per seat."""
-        return self._live.players
-
-    @property
-    def seats(self) -> int:
-        """The number of seats dealt in."""
-        return self._live.seats
-
-    @property
-    def phase(self) -> str:
-        """``"new"``, ``"swap"`` (swap-three only), ``"arrange"`` or ``"settled"``."""
-        return self._live.phase
-
-    @property
-    def seed(self) -> Optional[int]:
-        """The round's seed (``None``: dealt from the secure random source)."""
-        return self._live.seed
-
-    @property
-    def banker(self) -> int:
-        """The banker's seat (庄家; meaningful in banker mode)."""
-        return self._live.banker
-
-    @property
-    def stakes(self) -> Optional[Tuple[int, ...]]:
-        """The banker-mode stake multipliers per seat, or ``None`` (all 1)."""
-        return self._live.stakes
-
-    @property
-    def stake(self) -> int:
-        """Money per unit (minor currency units)."""
-        return self._live.stake
-
-    @property
-    def rake(self) -> Optional[Tuple[Union[int, str], Optional[int]]]:
-        """``(percent, cap)`` or ``None``."""
-        return self._live.rake
-
-    @property
-    def cut_card(self) -> Optional[Card]:
-        """The cut card (切牌, when ``rules.cut``), after :meth:`deal`."""
-        return self._live.cut_card
-
-    @property
-    def cut_start(self) -> Optional[int]:
-        """The seat that counted as 1 for the cut (when ``rules.cut``)."""
-        return self._live.cut_start
-
-    @property
-    def first(self) -> Optional[int]:
-        """The seat dealt first, after :meth:`deal`."""
-        return self._live.first
-
-    @property
-    def dealt_hands(self) -> Optional[Tuple[Tuple[Card, ...], ...]]:
-        """The hands as dealt, before any swap (``None`` before :meth:`deal`)."""
-        return self._live.dealt_hands
-
-    @property
-    def submissions(self) -> Dict[int, Submission]:
-        """The recorded submissions, seat → :class:`Arrangement` / :class:`Declaration`."""
-        return self._live.submissions
-
-    @property
-    def auto_reasons(self) -> Dict[int, str]:
-        """Seats auto-arranged so far (代打) → ``"timeout"`` or ``"disconnect"``."""
-        return self._live.auto_reasons
-
-    @property
-    def given(self) -> Dict[int, Tuple[Card, ...]]:
-        """Swap-three gifts (换三张) recorded so far, seat → cards."""
-        return self._live.given
-
-    @property
-    def surrendered(self) -> Tuple[int, ...]:
-        """Seats that surrendered, ascending."""
-        return self._live.surrendered
-
-    @property
-    def escaped(self) -> Tuple[int, ...]:
-        """Seats that escaped (强退), in the order they left."""
-        return self._live.escaped
-
-    @property
-    def disconnected(self) -> Tuple[int, ...]:
-        """Seats currently disconnected (断线), ascending."""
-        return self._live.disconnected
-
-    @property
-    def present(self) -> Tuple[int, ...]:
-        """Seats still in the round (not escaped), ascending."""
-        return self._live.present
-
-    @property
-    def missing(self) -> Tuple[int, ...]:
-        """Seats still in the round that have neither submitted nor surrendered."""
-        return self._live.missing
-
-    @property
-    def result(self) -> Optional[RoundResult]:
-        """The :class:`RoundResult` once settled, else ``None``."""
-        return self._live.result
-
-    def hand(self, seat: int) -> Tuple[Any, ...]:
-        """As :meth:`Round.hand`."""
-        return self._live.hand(seat)
-
-    def hints(self, seat: int, n: int = 5) -> List[Any]:
-        """As :meth:`Round.hints`."""
-        return self._live.hints(seat, n)
-
-    def give(self, seat: int, cards: Any) -> None:
-        """As :meth:`Round.give` (换三张)."""
-        self._live.give(seat, cards)
-
-    def finish_swap(self, hands: Any = None) -> None:
-        """As :meth:`Round.finish_swap`."""
-        self._live.finish_swap(hands)
-
-    def submit(self, seat: int, submission: Any) -> None:
-        """As :meth:`Round.submit`."""
-        self._live.submit(seat, submission)
-
-    def auto(self, seat: int, reason: str = "timeout", *, play: Any = None) -> Any:
-        """As :meth:`Round.auto` (代打)."""
-        return self._live.auto(seat, reason, play=play)
-
-    def surrender(self, seat: int) -> None:
-        """As :meth:`Round.surrender`."""
-        self._live.surrender(seat)
+        return rnd.player_of(seat)
 
     def escape(self, seat: int) -> None:
         """The seat's player leaves (强退): :meth:`Table.leave`.
@@ -897,15 +776,6 @@ class TableRound:
             TableError: always.
         """
         raise TableError("a table's round is settled with Table.finish_round, not settle")
-
-    def to_dict(self) -> Dict[str, Any]:
-        """As :meth:`Round.to_dict` (the round alone; save the table with
-        :meth:`Table.to_dict`)."""
-        return self._live.to_dict()
-
-    def to_json(self) -> str:
-        """As :meth:`Round.to_json`."""
-        return self._live.to_json()
 
     def __repr__(self) -> str:
         return f"<TableRound of {short(self._live)}>"

@@ -121,3 +121,22 @@ def test_the_reader_sees_every_kind_of_import(tmp_path: Path) -> None:
     }  # fmt: skip
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
     assert cycles(graph) == [["a", "b", "c"]]
+
+
+def test_the_former_homes_of_rounds_tables_and_saves_still_import() -> None:
+    import thirteen.restore
+    import thirteen.round
+    import thirteen.saves
+    import thirteen.table
+    from thirteen.game import replay, result, round as game_round, saves, table
+
+    assert thirteen.round.Round is game_round.Round is thirteen.Round
+    assert thirteen.round.RoundResult is result.RoundResult is thirteen.RoundResult
+    assert thirteen.table.Table is table.Table is thirteen.Table
+    assert thirteen.table.TableRound is table.TableRound
+    assert thirteen.table.RoundStateError is thirteen.RoundStateError
+    assert thirteen.saves.RoundSave is saves.RoundSave and thirteen.saves.encode is saves.encode
+    assert thirteen.restore.round_from is replay.round_from
+    for module in (thirteen.round, thirteen.table, thirteen.saves, thirteen.restore):
+        for name in module.__all__:
+            assert getattr(module, name) is not None

@@ -3,6 +3,7 @@ for a bounded time.
 
     python benches/load_server.py                       # 400 bots, 100 tables, 60 s
     python benches/load_server.py --bots 16 --tables 4 --seconds 8 --json
+    python benches/load_server.py --spectators 200       # a sit watched by 200 spectators
 
 The server runs as a subprocess on 127.0.0.1 with a fresh SQLite file (every change
 committed) and no AI seats: each table is played by its bots. Each bot joins, sits, and
@@ -12,6 +13,10 @@ result arrived inside the measured window, after every bot sat), message latency
 sending an action to its reply: p50, p99, max, in ms), messages, and errors (error
 frames, dropped connections, failed sits: must be 0). The bots and the server share the
 machine; the numbers are for this machine and this size.
+
+``--spectators N`` measures instead what N spectators cost a room: N connections join one
+room, then one player sits and stands 20 times; reported: the sit's latency (median and
+max) and the server's CPU time per sit and stand.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import argparse
 import asyncio
 import json
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -76,11 +82,12 @@ async def bot(url: str, name: str, room: str, start: asyncio.Event, window: List
             except asyncio.TimeoutError:
                 break
             kind = f["type"]
-            if kind == "state":
+            if kind == "you":
                 r = f["round"]
                 if r and r.get("hand") and r["phase"] == "arrange" and not r.get("play") and r["number"] > played:
                     played = r["number"]
-                    seq = await c.send(play(r["hand"], r["players"]))
+                    players = c.state["round"]["players"] if c.state and c.state["round"] else 4
+                    seq = await c.send(play(r["hand"], players))
                     pending[seq] = time.perf_counter()
                     stats.messages += 1
             elif kind in ("ok", "pong") and f.get("seq") in pending:
@@ -140,6 +147,45 @@ async def run(url: str, bots: int, tables: int, seconds: float) -> dict:
     }
 
 
+async def watched_sits(url: str, pid: int, spectators: int, cycles: int = 20) -> dict:
+    """One player sits and stands ``cycles`` times in a room with ``spectators`` other
+    connections: the sit's latency and the server's CPU time per sit and stand."""
+    watchers = []
+    for i in range(spectators):
+        w = await TableClient.connect(url, timeout=60)
+        await w.join("watched", f"watcher{i}", timeout=60)
+        watchers.append(w)
+
+    async def drain(w: TableClient) -> None:
+        try:
+            while True:
+                await w.ws.recv()
+        except Exception:
+            pass
+
+    readers = [asyncio.create_task(drain(w)) for w in watchers]
+    p = await TableClient.connect(url, timeout=60)
+    await p.join("watched", "player", timeout=60)
+    await asyncio.sleep(1.0)
+    sits = []
+    c0 = cpu_seconds(pid)
+    for _ in range(cycles):
+        t = time.perf_counter()
+        await p.request({"type": "sit"}, timeout=60)
+        sits.append(time.perf_counter() - t)
+        await p.request({"type": "stand"}, timeout=60)
+    cpu = cpu_seconds(pid) - c0
+    for r in readers:
+        r.cancel()
+    for w in watchers + [p]:
+        await w.close()
+    return {
+        "spectators": spectators,
+        "sit_ms": {"median": round(1000 * statistics.median(sits), 2), "max": round(1000 * max(sits), 2)},
+        "server_cpu_ms_per_sit_and_stand": round(1000 * cpu / cycles, 2),
+    }
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process (Linux ``/proc``; 0 elsewhere)."""
     try:
@@ -154,16 +200,26 @@ def main(argv=None) -> int:
     p.add_argument("--bots", type=int, default=int(os.environ.get("THIRTEEN_LOAD_BOTS", 400)))
     p.add_argument("--tables", type=int, default=int(os.environ.get("THIRTEEN_LOAD_TABLES", 100)))
     p.add_argument("--seconds", type=float, default=float(os.environ.get("THIRTEEN_LOAD_SECONDS", 60)))
+    p.add_argument("--spectators", type=int, default=None, help="measure a sit watched by this many spectators")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     args = p.parse_args(argv)
-    if args.bots < 2 * args.tables or args.bots > 4 * args.tables:
+    if args.spectators is None and (args.bots < 2 * args.tables or args.bots > 4 * args.tables):
         p.error("each table needs 2 to 4 bots")
+    clients = max(args.bots, args.spectators or 0) + 16
     with tempfile.TemporaryDirectory() as tmp:
         server = ServerProcess(
             Path(tmp) / "load.db",
             ["--ai", "0", "--seats", "4", "--arrange-seconds", "60", "--pause-seconds", "0",
-             "--rate", "100", "--burst", "200"],
+             "--rate", "100", "--burst", "200", "--grants-per-address", str(clients),
+             "--max-connections-per-address", str(clients), "--max-spectators", str(clients)],
         ).start()
+        if args.spectators is not None:
+            try:
+                report = asyncio.run(watched_sits(server.ws, server.proc.pid, args.spectators))
+            finally:
+                server.stop()
+            print(json.dumps(report))
+            return 0
         try:
             t0, s0 = time.process_time(), cpu_seconds(server.proc.pid)
             report = asyncio.run(run(server.ws, args.bots, args.tables, args.seconds))

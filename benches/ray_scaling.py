@@ -27,7 +27,9 @@ from typing import Any, Dict, List, Tuple
 
 import thirteen
 from thirteen import RuleSet, cluster
-from thirteen.simulation import SHARD_ROUNDS, ShardCounts, Spec, play_shard, shards, summarize
+from thirteen.simulation import ShardCounts, Spec, play_shard, shards, summarize
+
+SHARD_ROUNDS = 1000
 
 
 def timed_shard(spec: Spec, shard: Tuple[int, int]) -> Tuple[ShardCounts, float]:
@@ -49,7 +51,7 @@ def on_ray(ray: cluster.RaySession, spec: Spec, plan: List[Tuple[int, int]]) -> 
     wall, cpu = time.perf_counter(), time.process_time()
     total = ShardCounts.empty(spec.players)
     task_cpu = 0.0
-    for counts, seconds in ray.imap(timed_shard, spec, plan):
+    for counts, seconds in ray.imap_unordered(timed_shard, spec, plan):
         total.add(counts)
         task_cpu += seconds
     summary = summarize(spec, total)
@@ -66,7 +68,7 @@ def main() -> None:
     args = parser.parse_args()
     rules = RuleSet.preset(args.rules)
     spec = Spec(rules, args.players, ("ev",) * args.players, seed=args.seed)
-    plan = shards(args.rounds, SHARD_ROUNDS)
+    plan = list(shards(args.rounds, SHARD_ROUNDS))
     rows: List[Tuple[str, Dict[str, Any]]] = []
     thirteen.simulate(rules, args.players, spec.strategies, 20, seed=10**9)  # load the tables here
     rows.append(("local, 1 thread", local(spec, args.rounds, 1)))

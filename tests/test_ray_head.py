@@ -7,18 +7,16 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
+import re
 import signal
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any, Dict, Iterator, Optional
+from typing import Any, Dict, Iterator, List, Optional
 
 import pytest
-
-NO_RAY = "Ray cannot be imported here (pip install 'thirteen[ray]')"
+from ray_support import ray_head_process
 
 
 def _without_seconds(summary: Dict[str, Any]) -> Dict[str, Any]:
@@ -27,44 +25,11 @@ def _without_seconds(summary: Dict[str, Any]) -> Dict[str, Any]:
     return out
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def ray_head(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Dict[str, Any]]:
-    """``ray start --head`` on 127.0.0.1 with 2 CPUs and token authentication (a fresh token
-    in the environment of the head and of the commands that join it); stopped after."""
-    pytest.importorskip("ray", reason=NO_RAY)
-    port = _free_port()
-    env = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": secrets.token_hex(32)}
-    log_path = tmp_path_factory.mktemp("ray-head") / "head.log"
-    ray_cmd = str(Path(sys.executable).with_name("ray"))
-    with open(log_path, "w") as log:
-        head = subprocess.Popen(
-            [ray_cmd, "start", "--head", "--block", f"--port={port}", "--node-ip-address=127.0.0.1",
-             "--num-cpus=2", "--include-dashboard=false", "--disable-usage-stats"],
-            stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
-        )
-    try:
-        deadline = time.monotonic() + 120
-        while "Ray runtime started" not in log_path.read_text():
-            if head.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"ray start --head did not start:\n{log_path.read_text()[-3000:]}")
-            time.sleep(0.3)
-        yield {"address": f"127.0.0.1:{port}", "env": env}
-    finally:
-        head.terminate()  # ray start --block stops the processes it started
-        try:
-            head.wait(60)
-        except subprocess.TimeoutExpired:
-            head.kill()
-        try:
-            os.killpg(head.pid, signal.SIGKILL)  # anything of its own session left over
-        except ProcessLookupError:
-            pass
+    """A head (:func:`ray_support.ray_head_process`) for the module."""
+    with ray_head_process(tmp_path_factory) as head:
+        yield head
 
 
 def _thirteen(*args: str, env: Optional[Dict[str, str]] = None) -> subprocess.CompletedProcess[str]:
@@ -105,3 +70,76 @@ def test_a_wrong_token_is_a_clear_error(ray_head: Dict[str, Any]) -> None:
     assert "cannot connect to a Ray cluster at 127.0.0.1:" in r.stderr and "Traceback" not in r.stderr
 
 
+
+
+# --- faults: a worker killed, the head lost --------------------------------------------------
+
+
+def _session_processes(leader: int, pattern: str) -> List[int]:
+    """The processes of the session ``leader`` leads (a head started here with
+    ``start_new_session``: never another user's Ray) whose command line matches ``pattern``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        session = int(stat.rpartition(")")[2].split()[3])  # fields after the name: state ppid pgrp session
+        if session == leader and re.search(pattern, cmdline):
+            found.append(int(entry.name))
+    return found
+
+
+def _wait_running(proc: "subprocess.Popen[str]", leader: int, pattern: str) -> int:
+    """Waits until a process of the session ``leader`` matching ``pattern`` runs while
+    ``proc`` does; its pid."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        found = _session_processes(leader, pattern)
+        if found:
+            return found[0]
+        time.sleep(0.1)
+    pytest.fail(f"no process {pattern!r} ran while the command did")
+
+
+#: A Ray worker running a task (its process title is ``ray::`` and the task's name), not idle.
+TASK = r"^ray::(?!IDLE|DashboardAgent|RuntimeEnvAgent)"
+
+#: A run of about 5 s on 2 CPUs, in 40 shards: a worker is killed while one of them runs.
+FAULT_RUN = ["simulate", "-n", "1000", "--seed", "9", "--strategies", "mc,greedy,greedy,greedy", "--samples", "40",
+             "--shard-rounds", "25", "--rake", "5", "--json"]
+
+
+def test_a_killed_worker_is_retried_and_stdout_stays_json(ray_head: Dict[str, Any]) -> None:
+    """``kill -9`` of the Ray worker playing a shard: Ray retries the shard, the summary is the
+    local run's, and standard output is the JSON document alone (the raylet's message about
+    the dead worker goes to standard error)."""
+    proc = subprocess.Popen([sys.executable, "-m", "thirteen", *FAULT_RUN, "--ray", ray_head["address"]],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ray_head["env"])
+    os.kill(_wait_running(proc, ray_head["pid"], TASK), signal.SIGKILL)
+    assert proc.poll() is None  # killed mid-run
+    out, err = proc.communicate(timeout=600)
+    assert proc.returncode == 0, err
+    local = _thirteen(*FAULT_RUN)
+    assert local.returncode == 0, local.stderr
+    assert _without_seconds(json.loads(out)) == _without_seconds(json.loads(local.stdout))
+
+
+def test_a_lost_head_is_a_clear_error(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The head's raylet killed mid-run (``ray start --block`` then stops the head's other
+    processes): ``thirteen: error: ...``, exit code 2, nothing on standard output, within
+    seconds (Ray alone waited a minute, then ended the command with exit code 1 and a dump)."""
+    with ray_head_process(tmp_path_factory) as head:
+        proc = subprocess.Popen([sys.executable, "-m", "thirteen", *FAULT_RUN, "--ray", head["address"]],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=head["env"])
+        _wait_running(proc, head["pid"], TASK)  # the run is under way
+        os.kill(_wait_running(proc, head["pid"], "/raylet/raylet "), signal.SIGKILL)
+        killed = time.monotonic()
+        out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 2, err
+    assert out == ""
+    assert "thirteen: error: lost the Ray cluster's head at " in err and "Traceback" not in err
+    assert time.monotonic() - killed < 30

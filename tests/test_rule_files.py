@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any, Dict, Tuple
 
@@ -53,6 +55,43 @@ def test_load_reads_a_path_by_its_suffix(tmp_path: Path) -> None:
         RuleSet.load(tmp_path / "missing.toml")
     with pytest.raises(TypeError):
         RuleSet.load(3)  # type: ignore[arg-type]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs on this system")
+def test_load_refuses_a_fifo_at_once(tmp_path: Path) -> None:
+    # Issue 52 N4: RuleSet.load blocked forever opening a FIFO nobody writes to. The call
+    # runs in a child process, so that a regression fails on the timeout, not hangs.
+    fifo = tmp_path / "house.toml"
+    os.mkfifo(fifo)
+    code = (
+        "import sys\n"
+        "from thirteen import RuleSet, RuleSetError\n"
+        "try:\n"
+        "    RuleSet.load(sys.argv[1])\n"
+        "except RuleSetError as exc:\n"
+        "    print(exc.message)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(fifo)], capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 0, done.stderr
+    assert "not a regular file" in done.stdout and str(fifo) in done.stdout
+
+
+def test_load_refuses_what_is_not_a_regular_file(tmp_path: Path) -> None:
+    # A directory raised IsADirectoryError, and a device was read: /dev/null as TOML
+    # is the empty file, which loaded as the default rule set.
+    folder = tmp_path / "rules.toml"
+    folder.mkdir()
+    for path, format in ((folder, None), (Path(os.devnull), "toml"), (Path(os.devnull), "json")):
+        with pytest.raises(RuleSetError, match="not a regular file"):
+            RuleSet.load(path, format=format)
+    # A link to a regular file is read as the file.
+    real = tmp_path / "house.toml"
+    real.write_text(HOUSE_TOML, encoding="utf-8")
+    link = tmp_path / "link.toml"
+    link.symlink_to(real)
+    assert RuleSet.load(link) == RuleSet.load(real)
 
 
 def test_a_path_given_as_text_is_text_not_a_file(tmp_path: Path) -> None:

@@ -13,7 +13,15 @@ from typing import Any, Callable, Dict, Optional
 
 import pytest
 
-from thirteen import Round, RuleSet, SaveError, Table, ThirteenError
+from thirteen import (
+    Round,
+    RoundStateError,
+    RuleSet,
+    SaveError,
+    Table,
+    TableError,
+    ThirteenError,
+)
 from thirteen.errors import SaveError as SaveErrorFromErrors
 
 KAIXIN = RuleSet.preset("kaixin")
@@ -399,6 +407,22 @@ def test_signed_saves() -> None:
         refused(cls, json.dumps(data), "signature", key=KEY)
 
 
+@pytest.mark.parametrize(
+    "signature",
+    ["é" * 64, "\u0660" * 64, "\uff10" * 64, "ab" * 31 + "😀", ""],
+    ids=["latin", "arabic-digits", "fullwidth-digits", "emoji", "empty"],
+)
+def test_a_signature_of_any_text_is_a_save_error(signature: str) -> None:
+    # Issue 52 N3: a non-ASCII signature raised TypeError from hmac.compare_digest.
+    for obj in (arranging(), table_mid_round()):
+        cls = type(obj)
+        data = json.loads(obj.to_json(key=KEY))
+        data["hmac"] = signature
+        for ascii_only in (True, False):
+            error = refused(cls, json.dumps(data, ensure_ascii=ascii_only), "signature", key=KEY)
+            assert error.key == "hmac"
+
+
 def test_signed_round_with_any_field_changed() -> None:
     text = settled().to_json(key=KEY)
     for field, value in (("stake", 11), ("seed", 1), ("escaped", []), ("phase", "arrange")):
@@ -492,3 +516,67 @@ def test_flags_without_a_round() -> None:
     data = table.to_dict()
     data["players"][0]["stand_after_round"] = True
     refused(Table, data, "round")
+
+
+# ------------------------------------------------------------------- leavers without an escape rule
+#
+# Issue 52 N1: under rules with no escape, a player who leaves is auto-arranged instead
+# (RULES.md 5 "Escape"), so the round records the seat as disconnected; the table's flags
+# say whether the player left or only lost the connection. Every such state must save and
+# load back.
+
+NO_ESCAPE = ["luosong", "shisanzhang", "western-1-6", "western-2-4"]
+
+
+def test_the_presets_without_an_escape_rule() -> None:
+    assert sorted(n for n in RuleSet.presets() if RuleSet.preset(n).escape is None) == NO_ESCAPE
+
+
+def no_escape_table(rules: RuleSet) -> Table:
+    table = Table(rules, stake=2, min_balance=10)
+    for i, p in enumerate(["p", "q", "r"]):
+        table.sit(p, i, 1000)
+    table.start_round(seed=52)
+    return table
+
+
+def same_after_loading(table: Table) -> None:
+    for key in (None, KEY):
+        again = Table.from_json(table.to_json(key=key), key=key)
+        assert again.to_dict() == table.to_dict()
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [RuleSet.preset(n) for n in NO_ESCAPE] + [KAIXIN_SWAP.replace(escape=None)],
+    ids=NO_ESCAPE + ["kaixin-swap-no-escape"],
+)
+def test_a_table_without_escape_saves_every_leaver(rules: RuleSet) -> None:
+    # Disconnected (断线), then back.
+    table = no_escape_table(rules)
+    table.disconnect("p")
+    same_after_loading(table)
+    table.reconnect("p")
+    same_after_loading(table)
+    # Disconnected, then gone for good (强退): the player left.
+    table.disconnect("p")
+    table.leave("p")
+    same_after_loading(table)
+    # Left first: a later disconnect is refused as it is under an escape rule, and changes
+    # nothing; so is leaving twice and coming back.
+    table.leave("q")
+    same_after_loading(table)
+    before = table.to_dict()
+    for refused_call in (table.disconnect, table.leave):
+        with pytest.raises(RoundStateError, match="has left the round"):
+            refused_call("q")
+        assert table.to_dict() == before
+    with pytest.raises(TableError):
+        table.reconnect("q")
+    assert table.to_dict() == before
+    same_after_loading(table)
+    if table.round is not None and table.round.phase == "swap":
+        table.round.finish_swap()
+        same_after_loading(table)
+    report = table.finish_round(auto_missing=True)
+    assert report.stood_up == {"p": "left", "q": "left"}

@@ -50,3 +50,34 @@ def test_bad_room_settings_exit_2(tmp_path):
         )
         assert out.returncode == 2, (args, out.stdout, out.stderr)
         assert needle in out.stderr
+
+
+def test_accepted_sockets_send_without_delay():
+    """The listening socket names TCP, so asyncio sets TCP_NODELAY on every accepted socket:
+    a reply written right after another is not held back by Nagle's algorithm until the
+    client's delayed ACK (40 ms on Linux; it was every request's latency)."""
+    import asyncio
+    import socket
+
+    from thirteen.server.cli import listen_socket
+
+    async def scenario() -> int:
+        sock = listen_socket("127.0.0.1", 0)
+        seen: "asyncio.Future[int]" = asyncio.get_running_loop().create_future()
+
+        class Probe(asyncio.Protocol):
+            def connection_made(self, transport):  # type: ignore[override]
+                accepted = transport.get_extra_info("socket")
+                seen.set_result(accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+                transport.close()
+
+        server = await asyncio.get_running_loop().create_server(Probe, sock=sock)
+        port = sock.getsockname()[1]
+        _, writer = await asyncio.open_connection("127.0.0.1", port)
+        value = await asyncio.wait_for(seen, 10)
+        writer.close()
+        server.close()
+        await server.wait_closed()
+        return value
+
+    assert asyncio.run(scenario()) == 1

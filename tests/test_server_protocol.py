@@ -10,7 +10,7 @@ import random
 import zlib
 
 import pytest
-from server_support import best_action, cards_in, lanes, serve
+from server_support import best_action, cards_in, dealt, lanes, serve
 
 import thirteen
 from thirteen import Round, RuleSet
@@ -45,19 +45,6 @@ def run(coro):
     return asyncio.run(asyncio.wait_for(coro, 120))
 
 
-async def dealt(client: TableClient, number: int = 1, timeout: float = 20.0) -> dict:
-    """The next state frame with the client's hand to arrange in round ``number`` or later."""
-    def has_hand(f):
-        r = f.get("round") if f["type"] == "state" else None
-        return bool(
-            r and r.get("hand") and r["phase"] == "arrange" and not r.get("play") and r["number"] >= number
-        )
-
-    if client.state is not None and has_hand(client.state):
-        return client.state
-    return await client.wait_for(has_hand, timeout)
-
-
 def fouled_split(hand: str, rules: RuleSet) -> dict:
     """Some fouled arrangement of the hand (front <= middle <= back broken)."""
     cards = list(thirteen.parse_cards(hand))
@@ -88,10 +75,9 @@ def test_a_round_against_ai_seats(ai_server):
         await c.join("basic", "ann")
         sat = await c.request({"type": "sit"})
         assert sat["queued"] is False
-        st = await dealt(c)
-        r = st["round"]
-        assert [s["ai"] for s in st["seats"]] == [False, True, True, True]
-        hand = r["hand"]
+        you = await dealt(c)
+        hand = you["round"]["hand"]
+        assert [s["ai"] for s in c.state["seats"]] == [False, True, True, True]
         assert len(hand.split()) == 13
         # Hints (牌型提示): labelled plays of the own hand, best first.
         hints = (await c.request({"type": "hints", "n": 3}))["hints"]
@@ -153,15 +139,15 @@ def test_two_players_disconnect_reconnect_and_timeout(duo_server):
         sa = await dealt(a)
         hand_b = (await dealt(b))["round"]["hand"]
         # b drops (断线): a sees it; b comes back on a new connection to the same seat.
-        session, secret = b.session, b.secret
+        session, private = b.session, b.private
         await b.close()
         st = await a.wait_for(lambda f: f["type"] == "state" and f["seats"][1]["disconnected"], 10)
         assert st["seats"][1]["online"] is False
         b2 = await TableClient.connect(duo_server.ws)
-        await b2.resume(session, secret)
+        await b2.resume(session, private)
         st_b = await dealt(b2)
         assert st_b["round"]["hand"] == hand_b
-        assert st_b["seats"][1]["disconnected"] is False
+        assert b2.state["seats"][1]["disconnected"] is False
         # a plays, b lets the clock run out: auto-arranged (代打) for "timeout".
         await a.request(best_action(sa["round"]["hand"], KAIXIN, 2))
         result = await a.wait_for(lambda f: f["type"] == "result", 20)
@@ -177,10 +163,10 @@ def test_two_players_disconnect_reconnect_and_timeout(duo_server):
         assert result2["seats"][1]["auto"] == "disconnect"
         assert result2["seats"][1]["stood_up"] == "disconnected"
         b3 = await TableClient.connect(duo_server.ws)
-        await b3.resume(session, secret)
-        st = await b3.wait_for(lambda f: f["type"] == "state", 10)
-        assert st["you"]["seat"] is None
-        assert st["you"]["account"] == result2["seats"][1]["balance"]
+        await b3.resume(session, private)
+        you = await b3.wait_for(lambda f: f["type"] == "you", 10)
+        assert you["seat"] is None
+        assert you["account"] == result2["seats"][1]["balance"]
         await a.request({"type": "stand"})
         for c in (a, b3):
             await c.close()
@@ -194,9 +180,9 @@ def test_escape_pays_the_kaixin_penalty(duo_server):
 
     async def scenario():
         a = await TableClient.connect(duo_server.ws)
-        await a.join("duo2", "ann")
+        await a.join("duo2", "ann2")
         b = await TableClient.connect(duo_server.ws)
-        await b.join("duo2", "bo")
+        await b.join("duo2", "bo2")
         await a.request({"type": "sit"})
         await b.request({"type": "sit"})
         sa = await dealt(a)
@@ -208,8 +194,8 @@ def test_escape_pays_the_kaixin_penalty(duo_server):
         assert [s["money"] for s in result["seats"]] == [1200, -1200]
         assert result["seats"][1]["escaped"] is True
         assert result["seats"][1]["stood_up"] == "left"
-        st = await b.wait_for(lambda f: f["type"] == "state" and f["round"] is None, 10)
-        assert st["you"]["account"] == 100_000 - 1200
+        you = await b.wait_for(lambda f: f["type"] == "you" and f["seat"] is None, 10)
+        assert you["account"] == 100_000 - 1200
         await a.request({"type": "stand"})
         await a.close()
         await b.close()
@@ -226,8 +212,8 @@ def test_surrender_western(tmp_path):
             c = await TableClient.connect(server.ws)
             await c.join("w", "ann")
             await c.request({"type": "sit"})
-            st = await dealt(c)
-            assert st["rules"]["surrender"] is True
+            await dealt(c)
+            assert c.state["rules"]["surrender"] is True
             await c.request({"type": "surrender"})
             result = await c.wait_for(lambda f: f["type"] == "result", 20)
             assert [s["units"] for s in result["seats"]] == [-3, 3]
@@ -243,7 +229,7 @@ def test_surrender_western(tmp_path):
 def test_surrender_refused_where_the_rules_do_not_allow_it(ai_server):
     async def scenario():
         c = await TableClient.connect(ai_server.ws)
-        await c.join("nosurrender", "ann")
+        await c.join("nosurrender", "nora")
         await c.request({"type": "sit"})
         await dealt(c)
         with pytest.raises(ProtocolError) as err:
@@ -279,10 +265,11 @@ def test_bankrupt_seats_stand_up_and_levels_move(tmp_path):
             await c.request(best_action(st["round"]["hand"], KAIXIN, 4))
             result = await c.wait_for(lambda f: f["type"] == "result", 20)
             after = await c.wait_for(lambda f: f["type"] == "state" and f["round"] is None, 10)
+            you = await c.wait_for(lambda f: f["type"] == "you", 10)
             await c.close()
-            return result, after
+            return result, after, you
 
-        result, after = run(scenario())
+        result, after, you = run(scenario())
         moved = {(x["player"], x["ladder"]): x for x in result["level_changes"]}
         for s in result["seats"]:
             assert s["balance"] == 100_000 + s["units"] * 100_000
@@ -297,7 +284,7 @@ def test_bankrupt_seats_stand_up_and_levels_move(tmp_path):
         seated = {s["player"] for s in after["seats"] if s}
         assert seated == {s["player"] for s in result["seats"] if s["stood_up"] is None}
         if result["seats"][0]["stood_up"] == "bankrupt":
-            assert after["you"]["account"] == result["seats"][0]["balance"]
+            assert you["account"] == result["seats"][0]["balance"]
     finally:
         server.stop()
 
@@ -311,7 +298,7 @@ def test_swap_three_with_one_giver_gets_its_own_cards_back(tmp_path):
             c = await TableClient.connect(server.ws)
             await c.join("swap", "ann")
             await c.request({"type": "sit"})
-            st = await c.wait_for(lambda f: f["type"] == "state" and (f["round"] or {}).get("phase") == "swap", 20)
+            st = await c.wait_for(lambda f: f["type"] == "you" and (f["round"] or {}).get("phase") == "swap", 20)
             before = st["round"]["hand"]
             gift = " ".join(before.split()[:3])
             await c.request({"type": "give", "cards": gift})
@@ -329,7 +316,7 @@ def test_swap_three_with_one_giver_gets_its_own_cards_back(tmp_path):
 def test_sit_errors_name_the_problem(ai_server):
     async def scenario():
         c = await TableClient.connect(ai_server.ws)
-        await c.join("sitting", "ann")
+        await c.join("sitting", "sid")
         with pytest.raises(ProtocolError) as err:
             await c.request({"type": "sit", "buy_in": 50})
         assert err.value.code == "below_minimum"
@@ -340,8 +327,8 @@ def test_sit_errors_name_the_problem(ai_server):
             await c.request({"type": "hints"})
         assert err.value.code == "not_in_round"
         await c.request({"type": "sit", "buy_in": 5_000})
-        st = await c.wait_for(lambda f: f["type"] == "state" and f["you"]["seat"] is not None, 10)
-        assert st["you"]["account"] == 95_000
+        you = await c.wait_for(lambda f: f["type"] == "you" and f["seat"] is not None, 10)
+        assert you["account"] == 95_000
         with pytest.raises(ProtocolError) as err:
             await c.request({"type": "sit"})
         assert err.value.code == "seated"

@@ -12,7 +12,7 @@ import contextlib
 import time
 import zlib
 
-from server_support import Server, best_action
+from server_support import GENEROUS, Server, best_action, has_hand
 
 import thirteen
 from thirteen import Round, RuleSet, Table
@@ -21,7 +21,7 @@ from thirteen.server.store import Store
 
 KAIXIN = RuleSet.preset("kaixin")
 ARGS = [
-    "--ai", "0", "--seats", "2", "--seed", "42", "--stake", "100", "--rake", "5,200",
+    *GENEROUS, "--ai", "0", "--seats", "2", "--seed", "42", "--stake", "100", "--rake", "5,200",
     "--arrange-seconds", "60", "--pause-seconds", "60", "--grace-seconds", "60",
 ]
 
@@ -43,15 +43,15 @@ def test_kill_mid_round_then_resume_and_settle_once(tmp_path):
             await b.join("crash", "bo")
             await a.request({"type": "sit"})
             await b.request({"type": "sit"})
-            ha = (await a.wait_for(lambda f: f["type"] == "state" and (f["round"] or {}).get("hand"), 20))["round"]["hand"]
-            hb = (await b.wait_for(lambda f: f["type"] == "state" and (f["round"] or {}).get("hand"), 20))["round"]["hand"]
+            ha = (await a.wait_for(has_hand(), 20))["round"]["hand"]
+            hb = (await b.wait_for(has_hand(), 20))["round"]["hand"]
             action_a = best_action(ha, KAIXIN, 2)
             await a.request(action_a)  # answered after the commit
             server.kill()  # mid-round, both connected: ann has played, bo has not
             for c in (a, b):
                 with contextlib.suppress(Exception):
                     await c.close()
-            return (a.session, a.secret, ha, action_a), (b.session, b.secret, hb)
+            return (a.session, a.private, ha, action_a), (b.session, b.private, hb)
 
         dealt_at = time.time()
         (sa, keya, ha, action_a), (sb, keyb, hb) = asyncio.run(before_crash())
@@ -64,15 +64,15 @@ def test_kill_mid_round_then_resume_and_settle_once(tmp_path):
             b = await TableClient.connect(restarted.ws)
             await b.resume(sb, keyb)
             await b.request({"type": "ping"})
-            st_b = b.state
+            st_b = b.you
             await a.request({"type": "ping"})
-            st_a = a.state
+            st_a = a.you
             assert st_a["round"]["hand"] == ha and st_b["round"]["hand"] == hb
             assert st_a["round"]["play"] is not None  # ann's play survived
             assert st_b["round"]["play"] is None
             assert st_b["round"]["number"] == 1
             # the clock kept running: the deadline was saved, not restarted
-            assert st_b["round"]["deadline_in"] <= 60 - (time.time() - dealt_at) + 1.0
+            assert b.state["round"]["deadline_in"] <= 60 - (time.time() - dealt_at) + 1.0
             action_b = best_action(hb, KAIXIN, 2)
             await b.request(action_b)
             result = await a.wait_for(lambda f: f["type"] == "result", 30)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 
 import pytest
 from server_support import serve
@@ -34,7 +35,7 @@ async def error_reply(c: TableClient, seq=None) -> dict:
 def test_a_tampered_message_is_refused_and_not_applied(server):
     async def scenario():
         c = await TableClient.connect(server.ws)
-        await c.join("tamper", "ann")
+        await c.join("tamper", "tam")
         frame = json.loads(c.signed({"type": "sit", "buy_in": 5000}))
         frame["body"] = frame["body"].replace("5000", "50000")  # changed on the way
         await c.send_raw(json.dumps(frame))
@@ -42,9 +43,9 @@ def test_a_tampered_message_is_refused_and_not_applied(server):
         assert err["code"] == "bad_signature" and err["seq"] == frame["seq"]
         pong = await c.request({"type": "ping"})  # the connection still works
         assert pong["type"] == "pong"
-        assert c.state["you"]["seat"] is None  # the sit was not applied
+        assert c.you["seat"] is None  # the sit was not applied
         forged = json.loads(c.signed({"type": "stand"}))
-        forged["sig"] = security.sign("not-the-secret", c.nonce, forged["seq"], forged["body"])
+        forged["sig"] = security.sign(security.new_connection_key(), c.nonce, forged["seq"], forged["body"])
         await c.send_raw(json.dumps(forged))
         assert (await error_reply(c))["code"] == "bad_signature"
         await c.close()
@@ -55,7 +56,7 @@ def test_a_tampered_message_is_refused_and_not_applied(server):
 def test_a_replayed_message_is_refused(server):
     async def scenario():
         c = await TableClient.connect(server.ws)
-        await c.join("replay", "ann")
+        await c.join("replay", "rae")
         text = c.signed({"type": "sit", "buy_in": 5000})
         await c.send_raw(text)
         await c.wait_for(lambda f: f["type"] == "ok", 10)
@@ -67,11 +68,11 @@ def test_a_replayed_message_is_refused(server):
         assert (await error_reply(c))["code"] == "replayed"
         # Replayed on another connection of the same session: the nonce differs.
         c2 = await TableClient.connect(server.ws)
-        await c2.resume(c.session, c.secret)
+        await c2.resume(c.session, c.private)
         await c2.send_raw(text)
         assert (await error_reply(c2))["code"] == "bad_signature"
         await c2.request({"type": "ping"})
-        assert c2.state["you"]["account"] == 95_000  # bought in once
+        assert c2.you["account"] == 95_000  # bought in once
         await c.close()
         await c2.close()
 
@@ -87,19 +88,23 @@ def test_sessions_bind_seats(server):
         x = await TableClient.connect(server.ws)
         await x.send_raw(json.dumps({"type": "signed", "seq": 1, "body": '{"type":"ping"}', "sig": "0" * 64}))
         assert (await error_reply(x))["code"] == "no_session"
-        # A resume needs the secret: a proof for another nonce, or a wrong one, is refused.
-        old_proof = security.resume_proof(a.secret, a.nonce)
-        await x.send_raw(json.dumps({"type": "resume", "session": a.session, "proof": old_proof}))
+        # A resume needs the session's private key: a proof made for another nonce, or with
+        # another key, is refused.
+        old_proof = security.resume_proof(a.private, a.nonce, a.session)
+        await x.send_raw(json.dumps({"type": "resume", "protocol": 2, "session": a.session, "proof": old_proof}))
         assert (await error_reply(x))["code"] == "bad_proof"
         with pytest.raises(ProtocolError) as err:
-            await x.resume("nosuchsession", "whatever")
+            await x.resume(a.session, security.new_key_pair()[0])
+        assert err.value.code == "bad_proof"
+        with pytest.raises(ProtocolError) as err:
+            await x.resume("nosuchsession", security.new_key_pair()[0])
         assert err.value.code == "unknown_session"
         # A message cannot name another seat: seats come from the session only.
         b = await TableClient.connect(server.ws)
         await b.join("bind", "bo")
         with pytest.raises(ProtocolError) as err:
             await b.request({"type": "stand", "seat": 0})
-        assert err.value.code == "bad_frame" and "seat" in err.value.frame["message"]
+        assert err.value.code == "bad_frame" and err.value.frame["field"] == "seat"
         with pytest.raises(ProtocolError) as err:
             await b.request({"type": "stand"})
         assert err.value.code == "not_seated"
@@ -107,61 +112,77 @@ def test_sessions_bind_seats(server):
         a2 = await TableClient.connect(server.ws)
         await a2.join("bind2", "cy")
         await a2.request({"type": "sit"})
-        st2 = await a2.wait_for(lambda f: f["type"] == "state" and (f["round"] or {}).get("hand"), 20)
+        st2 = await a2.wait_for(lambda f: f["type"] == "you" and (f["round"] or {}).get("hand"), 20)
         mine = st2["round"]["hand"].split()
         other = next(str(card) for card in thirteen.deck() if str(card) not in mine)
         stolen = [other] + mine[1:]
         with pytest.raises(ProtocolError) as err:
             await a2.request({"type": "submit", "front": " ".join(stolen[:3]), "middle": " ".join(stolen[3:8]), "back": " ".join(stolen[8:13])})
-        assert err.value.code == "card_not_held" and other in err.value.frame["message"]
+        assert err.value.code == "card_not_held"
+        assert other not in json.dumps(err.value.frame)  # the refusal names no card
         for c in (a, b, x, a2):
             await c.close()
 
     run(scenario())
 
 
+KEY = security.new_key_pair()[1]
+
+
+def join_text(**fields) -> str:
+    """A join frame of protocol 2 with ``fields`` changed (``None`` drops a field)."""
+    frame = {"type": "join", "protocol": 2, "room": "ok", "name": "x", "key": KEY, **fields}
+    return json.dumps({k: v for k, v in frame.items() if v is not None})
+
+
 @pytest.mark.parametrize(
-    "text, code",
+    "text, code, echo",
     [
-        ("not json", "bad_frame"),
-        ('{"type": "join", "room": "a b", "name": "x"}', "bad_frame"),
-        ('{"type": "join", "room": "ok", "name": ""}', "bad_frame"),
-        ('{"type": "join", "room": "ok", "name": "<script>"}', "bad_frame"),
-        ('{"type": "join", "room": "ok", "name": "x", "admin": true}', "bad_frame"),
-        ('{"type": "shuffle"}', "bad_frame"),
-        ('{"type": "signed", "seq": 0, "body": "{}", "sig": "00"}', "bad_frame"),
-        ("[1, 2, 3]", "bad_frame"),
+        ("not json", "bad_frame", {}),
+        (join_text(room="a b"), "bad_frame", {"field": "room", "problem": "invalid"}),
+        (join_text(key=None), "bad_frame", {"field": "key", "problem": "missing"}),
+        (join_text(key="04" + "00" * 64), "bad_key", {}),  # not a point of the curve
+        (join_text(name=""), "bad_name", {"reason": "empty"}),
+        (join_text(name="<script>"), "bad_name", {"reason": "markup"}),
+        (join_text(admin=True), "bad_frame", {"field": "admin", "problem": "unknown"}),
+        (join_text(protocol=None), "unsupported_protocol", {}),
+        (join_text(protocol=1), "unsupported_protocol", {}),
+        ('{"type": "shuffle"}', "bad_frame", {"field": "type", "problem": "invalid"}),
+        ('{"type": "signed", "seq": 0, "body": "{}", "sig": "00"}', "bad_frame", {"field": "seq"}),
+        ("[1, 2, 3]", "bad_frame", {"problem": "invalid"}),
     ],
 )
-def test_every_frame_is_validated(server, text, code):
+def test_every_frame_is_validated(server, text, code, echo):
     async def scenario():
         c = await TableClient.connect(server.ws)
         await c.send_raw(text)
         err = await error_reply(c)
         assert err["code"] == code and err["message"]
+        assert {k: err[k] for k in echo} == echo
         await c.close()
 
     run(scenario())
 
 
 @pytest.mark.parametrize(
-    "action, needle",
+    "action, field, problem",
     [
-        ({"type": "sit", "seat": "one"}, "seat"),
-        ({"type": "sit", "seat": 7}, "seat"),
-        ({"type": "sit", "buy_in": -5}, "buy_in"),
-        ({"type": "hints", "n": 1000}, "n"),
-        ({"type": "submit", "front": "As"}, "middle"),
-        ({"type": "teleport"}, "teleport"),
+        ({"type": "sit", "seat": "one"}, "seat", "invalid"),
+        ({"type": "sit", "seat": 7}, "seat", "invalid"),
+        ({"type": "sit", "buy_in": -5}, "buy_in", "invalid"),
+        ({"type": "hints", "n": 1000}, "n", "invalid"),
+        ({"type": "submit", "front": "As"}, "middle", "missing"),
+        ({"type": "teleport"}, "type", "invalid"),
     ],
 )
-def test_every_action_is_validated(server, action, needle):
+def test_every_action_is_validated(server, action, field, problem):
     async def scenario():
         c = await TableClient.connect(server.ws)
-        await c.join("validate", "ann")
+        await c.join("validate", f"val-{secrets.token_hex(4)}")
         with pytest.raises(ProtocolError) as err:
             await c.request(action)
-        assert err.value.code == "bad_frame" and needle in err.value.frame["message"]
+        frame = err.value.frame
+        assert (frame["code"], frame["field"], frame["problem"]) == ("bad_frame", field, problem)
         await c.close()
 
     run(scenario())
@@ -186,7 +207,7 @@ def test_messages_are_rate_limited(server):
 
     async def scenario():
         c = await TableClient.connect(server.ws)
-        await c.join("rate", "ann")
+        await c.join("rate", "rat")
         for _ in range(30):
             await c.send({"type": "ping"})
         replies = []

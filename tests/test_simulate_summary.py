@@ -58,9 +58,10 @@ def test_quantiles_by_hand() -> None:
 
 
 def test_shards_have_a_fixed_size() -> None:
-    assert shards(10, 4) == [(0, 4), (4, 8), (8, 10)]
-    assert shards(8, 4) == [(0, 4), (4, 8)]
-    assert shards(3, 1000) == [(0, 3)]
+    assert list(shards(10, 4)) == [(0, 4), (4, 8), (8, 10)]
+    assert list(shards(8, 4)) == [(0, 4), (4, 8)]
+    assert list(shards(3, 1000)) == [(0, 3)]
+    assert list(shards(10, 4, start=3)) == [(3, 7), (7, 10)]
 
 
 def test_shard_counts_add_by_hand() -> None:
@@ -157,3 +158,138 @@ def test_bad_arguments_are_refused_before_any_round(kwargs: dict, error: type, m
     with pytest.raises(error, match=message):
         simulate(**args)
     assert played == []
+
+
+# --- long runs: shards made lazily, a bound on rounds (issue 52, N2) -------------------------
+
+
+class Stop(Exception):
+    """Raised by an ``advance`` to stop a run early."""
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_long_run_makes_its_shards_as_it_goes(workers: int) -> None:
+    """10**11 rounds start at once (the shards are not all made first: that ran out of
+    memory) and stop when ``advance`` raises."""
+    seen: list = []
+
+    def advance() -> None:
+        seen.append(1)
+        if len(seen) == 3:
+            raise Stop
+
+    with pytest.raises(Stop):
+        simulate(RuleSet.preset("western-2-4"), 2, ["greedy", "greedy"], 10**11, seed=1, workers=workers,
+                 advance=advance)
+    assert len(seen) == 3
+
+
+@pytest.mark.parametrize("rounds", [10**12 + 1, 2**64, 10**30])
+def test_rounds_past_the_bound_are_refused(rounds: int) -> None:
+    from thirteen.simulation import MAX_ROUNDS
+
+    assert MAX_ROUNDS == 10**12
+    with pytest.raises(thirteen.LimitError, match=r"rounds must be at most 10\*\*12") as info:
+        simulate(RuleSet.preset("kaixin"), 2, ["ev", "ev"], rounds)
+    assert (info.value.key, info.value.maximum) == ("rounds", 10**12)
+
+
+@pytest.mark.parametrize("rounds", [str(10**13), str(2**64)])
+def test_the_command_refuses_rounds_past_the_bound(rounds: str) -> None:
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "thirteen", "simulate", "-n", rounds, "--json"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == f"thirteen: error: rounds must be at most 10**12 (MAX_ROUNDS), got {rounds}\n"
+
+
+# --- worker processes (the local backend) ---------------------------------------------------
+
+
+def _children_seen(monkeypatch: pytest.MonkeyPatch, workers: int, **kwargs: object) -> tuple:
+    """A run's summary (without ``seconds``) and the most worker processes alive when a
+    round was counted."""
+    import multiprocessing
+
+    from thirteen import simulation
+
+    # Hand the rest to the processes after one probe shard, however short the run.
+    monkeypatch.setattr(simulation, "PROBE_SECONDS", 0.0)
+    monkeypatch.setattr(simulation, "POOL_SECONDS", 0.0)
+    most = [0]
+
+    def advance() -> None:
+        most[0] = max(most[0], len(multiprocessing.active_children()))
+
+    s = simulate(RuleSet.preset("kaixin"), 4, ["mc", "ev", "greedy", "ev"], 36, seed=4, samples=8,
+                 stake=10, rake=("5", None), workers=workers, advance=advance, **kwargs)  # type: ignore[arg-type]
+    s.pop("seconds")
+    return s, most[0]
+
+
+def test_worker_processes_give_the_summary_of_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    one, none = _children_seen(monkeypatch, 1, shard_rounds=4)
+    two, seen = _children_seen(monkeypatch, 2, shard_rounds=4)
+    assert none == 0 and seen == 2  # two worker processes played shards
+    assert one == two and one["rounds"] == 36
+    # Sized shards (no shard_rounds): the same summary again.
+    sized, _ = _children_seen(monkeypatch, 2)
+    assert sized == one
+
+
+def test_shards_last_about_the_target() -> None:
+    from thirteen.simulation import shard_size
+
+    # 10,000 rounds a second for 0.5 s: 5,000 a shard, when the run is long enough to give
+    # each of 2 workers four of them; shorter runs are cut finer, and a shard is never empty.
+    assert shard_size(10_000, 10**6, 2, 0.5) == 5_000
+    assert shard_size(10_000, 8_000, 2, 0.5) == 1_000
+    assert shard_size(0.5, 100, 2, 0.5) == 1
+    assert shard_size(10_000, 3, 2, 0.5) == 1
+
+
+def _children(pid: int, marker: bytes) -> list:
+    """The processes whose parent is ``pid`` and whose command line holds ``marker``."""
+    from pathlib import Path
+
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes()
+        except (OSError, ValueError):
+            continue
+        if entry.name.isdigit() and int(stat.rpartition(")")[2].split()[1]) == pid and marker in cmdline:
+            found.append(int(entry.name))
+    return found
+
+
+def test_a_killed_worker_process_is_a_clear_error() -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "thirteen", "simulate", "-n", "3000", "--seed", "1", "--strategies", "mc",
+         "--samples", "40", "--workers", "2", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while not _children(proc.pid, b"spawn_main") and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        workers = _children(proc.pid, b"spawn_main")
+        assert workers, "no worker process started"
+        time.sleep(1.0)
+        os.kill(workers[0], signal.SIGKILL)
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 2 and out == ""
+    assert "thirteen: error: a worker process of this machine died" in err and "Traceback" not in err

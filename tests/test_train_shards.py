@@ -161,3 +161,39 @@ def test_iteration_counts_arguments_are_bounded(kwargs: Dict[str, Any], error: t
     args.update(kwargs)
     with pytest.raises(error, match=message):
         _core.iteration_counts(RULES, None, **args)
+
+
+# --- where the table file goes, checked before any iteration (issue 52, N5) ------------
+
+
+@pytest.mark.parametrize(
+    "where, message",
+    [
+        ("folder", "is a folder"),
+        ("missing/t.json.gz", "no folder"),
+        ("file/t.json.gz", "no folder"),
+        ("/sys/t.json.gz", "cannot write"),  # sysfs refuses new files, even to root
+    ],
+)
+def test_an_out_that_cannot_be_written_is_refused_before_training(where: str, message: str, tmp_path: Any) -> None:
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "file").write_text("x")
+    out = where if where.startswith("/") else tmp_path / where
+    played: List[int] = []
+    with pytest.raises(thirteen.ThirteenError, match=message):
+        thirteen.train(RULES, players=[2], deals=5, iterations=1, out=out,
+                       progress=lambda *row: played.append(1))
+    assert played == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file", "folder"]  # nothing left behind
+    assert list((tmp_path / "folder").iterdir()) == []
+
+
+def test_the_train_command_names_an_out_folder(tmp_path: Any) -> None:
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "thirteen", "train", "--rules", "western-2-4", "--players", "2",
+                        "--deals", "5", "--iterations", "1", "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.startswith("thirteen: error: out: ") and "is a folder" in r.stderr

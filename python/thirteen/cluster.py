@@ -2,36 +2,44 @@
 
 :func:`simulate <thirteen.simulate>` and :func:`train <thirteen.train>` split their work
 into seeded shards whose results add up; :func:`session` connects to a cluster and
-:meth:`RaySession.imap` runs one function over the shards there, yielding the results in
-shard order. Ray is imported only here and only when a Ray run starts, so everything else
-works without it.
+:meth:`RaySession.run` runs one function over the shards there, yielding each result as
+its shard ends (the callers add integer counts, whose sum does not depend on the order).
+The data the shards share is sent to the cluster once and fetched once by each worker
+process; standard output points at standard error while a session is open, so that Ray's
+messages never mix with a command's output. Ray is imported only here and only when a Ray
+run starts, so everything else works without it.
 
 Addresses (``address``): ``"local"`` starts a Ray runtime on this machine for the run and
 stops it after; ``"auto"`` joins the cluster already running on this machine (``ray start
---head``); ``"HOST:PORT"`` joins the cluster whose head listens there; ``None`` lets Ray choose (``RAY_ADDRESS``, a running cluster, or a
-new local one). A Ray runtime already initialised in this process (``ray.init`` by the
+--head``); ``"HOST:PORT"`` joins the cluster whose head listens there; ``None`` lets Ray
+choose (``RAY_ADDRESS``, a running cluster, or a new local one). A Ray runtime already initialised in this process (``ray.init`` by the
 caller) is used as it is and left running.
 """
 
 from __future__ import annotations
 
 import importlib
+import itertools
 import os
 import socket
+import sys
+from collections import OrderedDict
 from contextlib import contextmanager
-from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, TypeVar
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, TypeVar
 
 from thirteen.errors import BackendError
 
 __all__ = [
     "BACKENDS",
     "CONNECT_SECONDS",
+    "HEAD_CHECK_SECONDS",
     "RAY_MISSING",
     "RaySession",
     "check_head",
     "import_ray",
     "resolve_backend",
     "session",
+    "stdout_to_stderr",
 ]
 
 #: The backends of ``simulate`` and ``train``.
@@ -39,6 +47,10 @@ BACKENDS = ("local", "ray")
 
 #: Seconds :func:`session` waits for a head's port to accept a connection.
 CONNECT_SECONDS = 10.0
+
+#: Seconds between checks, while a run waits for its shards, that the cluster's head still
+#: accepts connections (each check waits at most as long).
+HEAD_CHECK_SECONDS = 1.0
 
 #: What a Ray run says when Ray is not installed.
 RAY_MISSING = "Ray is not installed; a run on a Ray cluster needs it: pip install 'thirteen[ray]'"
@@ -93,74 +105,129 @@ def import_ray() -> Any:
         raise BackendError(RAY_MISSING, backend="ray") from None
 
 
+#: In a Ray worker process: the shared data of the runs it served last, by object id.
+_RESOLVED: "OrderedDict[str, Any]" = OrderedDict()
+
+
+def _run_shard(fn: Callable[[Any, Any], Any], box: List[Any], shard: Any) -> Any:
+    """A Ray task: ``fn(common, shard)``, where ``box`` holds the object reference of
+    ``common`` (in a list, so that Ray does not resolve it for every task): the first task
+    of a run in a worker process fetches it, the next ones find it here."""
+    key = box[0].hex()
+    common = _RESOLVED.get(key)
+    if common is None:
+        common = import_ray().get(box[0])
+        _RESOLVED[key] = common
+        while len(_RESOLVED) > 2:  # a run's previous data (training: the last iteration's)
+            _RESOLVED.popitem(last=False)
+    return fn(common, shard)
+
+
 class RaySession:
     """A connected Ray runtime that runs shards (see :func:`session`)."""
 
     def __init__(self, ray: Any, workers: Optional[int]) -> None:
         self._ray = ray
         self._workers = workers
-        self._remote: Dict[Callable[..., Any], Any] = {}
+        self._task = ray.remote(num_cpus=1, max_retries=2)(_run_shard)
 
-    def imap(self, fn: Callable[[C, S], R], common: C, shards: Sequence[S]) -> Iterator[R]:
-        """``fn(common, shard)`` for each shard, each call a Ray task of one CPU, yielded in
-        shard order whatever order the tasks end in.
+    def _check_head(self) -> None:
+        """Checks that the cluster's head (its GCS server) still accepts connections: Ray
+        itself would wait a minute for a lost head, then end this process with exit code 1
+        and a dump of its state.
 
-        At most ``workers`` shards (default: twice the cluster's CPUs) are running or
-        waiting to be yielded at once, so a run of a million shards holds a few in memory.
-        When a shard fails or the caller stops early, the shards already running finish on
-        the cluster and their results are dropped.
+        Raises:
+            BackendError: the head does not accept a connection within
+                :data:`HEAD_CHECK_SECONDS`.
+        """
+        address = self._ray.get_runtime_context().gcs_address
+        host, _, port = str(address).rpartition(":")
+        try:
+            with socket.create_connection((host.strip("[]"), int(port)), timeout=HEAD_CHECK_SECONDS):
+                return
+        except OSError as exc:
+            raise BackendError(
+                f"lost the Ray cluster's head at {address}: {exc.strerror or exc} (the run stopped; "
+                "start it again when the cluster is back)",
+                backend="ray",
+            ) from None
+
+    def cpus(self) -> int:
+        """The cluster's CPUs now (at least 1)."""
+        return max(1, int(self._ray.cluster_resources().get("CPU", 1)))
+
+    def run(self, fn: Callable[[C, S], R], common: C, shards: Iterable[S]) -> Iterator[Tuple[int, R]]:
+        """``fn(common, shard)`` for each shard, each call a Ray task of one CPU (retried
+        twice when its worker or node dies), yielded as ``(index, result)`` as each ends,
+        in any order.
+
+        ``common`` is sent to the cluster once, and each worker process fetches it once.
+        Shards are taken from ``shards`` as the work goes: at most ``workers`` (default:
+        twice the cluster's CPUs) run at once, so a lazy plan of millions of shards stays
+        lazy. When a shard fails or the caller stops early, the shards already running
+        finish on the cluster and their results are dropped.
 
         Args:
             fn: a module-level function of the installed ``thirteen`` (workers import it by
                 name), of ``common`` and one shard; its result is pickled back.
-            common: the data every shard shares, sent to the cluster once.
-            shards: the shards, in order.
+            common: the data every shard shares.
+            shards: the shards.
 
         Yields:
-            The results, in shard order.
+            ``(index of the shard, its result)``.
 
         Raises:
-            BackendError: the cluster lost a task's worker or node.
+            BackendError: the cluster lost a task's worker or node past its retries, or the
+                head.
             ThirteenError: what ``fn`` raised (its own class, re-raised here).
         """
         ray = self._ray
-        remote = self._remote.get(fn)
-        if remote is None:
-            remote = self._remote[fn] = ray.remote(num_cpus=1, max_retries=2)(fn)
-        limit = self._workers or max(2, 2 * int(ray.cluster_resources().get("CPU", 1)))
-        shared = ray.put(common)
-        running: Dict[Any, int] = {}
-        finished: Dict[int, Any] = {}
-        submitted = yielded = 0
+        limit = self._workers or 2 * self.cpus()
+        plan = enumerate(shards)
         try:
-            while yielded < len(shards):
-                while submitted < len(shards) and len(running) + len(finished) < limit:
-                    running[remote.remote(shared, shards[submitted])] = submitted
-                    submitted += 1
-                if yielded not in finished:
-                    refs = list(running)
-                    ray.wait(refs, num_returns=1)  # then take every task done by now
-                    ready, _ = ray.wait(refs, num_returns=len(refs), timeout=0)
-                    for ref, result in zip(ready, ray.get(ready)):
-                        finished[running.pop(ref)] = result
-                while yielded in finished:
-                    yield finished.pop(yielded)
-                    yielded += 1
+            box = [ray.put(common)]
+            running: Dict[Any, int] = {}
+            for index, shard in itertools.islice(plan, limit):
+                running[self._task.remote(fn, box, shard)] = index
+            while running:
+                ready, _ = ray.wait(list(running), num_returns=1, timeout=HEAD_CHECK_SECONDS)
+                if not ready:
+                    self._check_head()
+                    continue
+                # Take every task done by now, and start as many new ones.
+                ready, _ = ray.wait(list(running), num_returns=len(running), timeout=0)
+                results = [(running.pop(ref), result) for ref, result in zip(ready, ray.get(ready))]
+                for index, shard in itertools.islice(plan, len(results)):
+                    running[self._task.remote(fn, box, shard)] = index
+                yield from results
         except ray.exceptions.RayTaskError as exc:
             cause = getattr(exc, "cause", None)
             if isinstance(cause, Exception):
                 raise cause from None
             raise BackendError(f"a Ray task failed: {exc}", backend="ray") from None
         except ray.exceptions.RayError as exc:
-            raise BackendError(f"the Ray cluster failed: {exc}", backend="ray") from None
+            raise BackendError(f"the Ray cluster failed: {_first_line(exc)}", backend="ray") from None
+        except (ConnectionError, OSError) as exc:
+            raise BackendError(f"lost the Ray cluster: {_first_line(exc)}", backend="ray") from None
         # Shards still running when this stops early (an error, or the caller leaving the
         # loop) are left to finish and their results dropped: at most ``workers`` of them.
         # They are not cancelled: Ray's cancel can race with a task's completion and abort
         # the calling process (ray-project/ray#54846; seen here with Ray 2.60).
 
-    def map(self, fn: Callable[[C, S], R], common: C, shards: Sequence[S]) -> List[R]:
-        """The results of :meth:`imap` as a list, in shard order."""
-        return list(self.imap(fn, common, shards))
+    def imap_unordered(self, fn: Callable[[C, S], R], common: C, shards: Iterable[S]) -> Iterator[R]:
+        """The results of :meth:`run`, as each shard ends."""
+        for _, result in self.run(fn, common, shards):
+            yield result
+
+    def map(self, fn: Callable[[C, S], R], common: C, shards: Iterable[S]) -> List[R]:
+        """The results of :meth:`run` as a list, in shard order."""
+        return [result for _, result in sorted(self.run(fn, common, shards), key=lambda pair: pair[0])]
+
+
+def _first_line(exc: BaseException) -> str:
+    """An exception's message up to its first line break (Ray's carry pages of detail)."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def check_head(address: Optional[str]) -> None:
@@ -241,8 +308,41 @@ def _answers_http2(sock: socket.socket) -> bool:
 
 
 @contextmanager
+def stdout_to_stderr() -> Iterator[None]:
+    """Points standard output at standard error for the duration of a ``with`` block: file
+    descriptor 1 (what Ray's C++ side and the processes it starts write to; the raylet
+    prints coloured messages there when a worker dies) and ``sys.stdout``. Restored after,
+    so that what the caller prints next goes to standard output as usual."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    try:
+        saved: Optional[int] = os.dup(1)
+        os.dup2(2, 1)
+    except OSError:  # no descriptor 1 or 2 (a daemon): Python's own streams only
+        saved = None
+    old = sys.stdout
+    sys.stdout = sys.stderr
+    try:
+        yield
+    finally:
+        try:
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+        sys.stdout = old
+        if saved is not None:
+            os.dup2(saved, 1)
+            os.close(saved)
+
+
+@contextmanager
 def session(address: Optional[str] = None, *, workers: Optional[int] = None) -> Iterator[RaySession]:
-    """Connects to a Ray cluster for the duration of a ``with`` block.
+    """Connects to a Ray cluster for the duration of a ``with`` block, with standard output
+    pointed at standard error meanwhile (:func:`stdout_to_stderr`: whatever Ray prints, in
+    any fault, stays off the caller's output).
 
     Args:
         address: ``"local"``, ``"auto"``, ``"HOST:PORT"`` or ``None`` (see the module docs).
@@ -258,23 +358,24 @@ def session(address: Optional[str] = None, *, workers: Optional[int] = None) -> 
     ray = import_ray()
     if workers is not None and workers < 1:
         raise BackendError(f"workers must be at least 1, got {workers}", backend="ray")
-    started = False
-    if not ray.is_initialized():
-        options: Dict[str, Any] = {"logging_level": "ERROR", "log_to_driver": False}
-        if address == "local":
-            options.update(include_dashboard=False, num_cpus=workers)
-        check_head(address)
+    with stdout_to_stderr():
+        started = False
+        if not ray.is_initialized():
+            options: Dict[str, Any] = {"logging_level": "ERROR", "log_to_driver": False}
+            if address == "local":
+                options.update(include_dashboard=False, num_cpus=workers)
+            check_head(address)
+            try:
+                ray.init(address=address, **options)
+            except (ConnectionError, RuntimeError, ValueError) as exc:
+                raise BackendError(
+                    f"cannot connect to a Ray cluster at {address or 'the default address'}: {exc} "
+                    "(a cluster started with token authentication needs RAY_AUTH_MODE=token here too)",
+                    backend="ray",
+                ) from None
+            started = True
         try:
-            ray.init(address=address, **options)
-        except (ConnectionError, RuntimeError, ValueError) as exc:
-            raise BackendError(
-                f"cannot connect to a Ray cluster at {address or 'the default address'}: {exc} "
-                "(a cluster started with token authentication needs RAY_AUTH_MODE=token here too)",
-                backend="ray",
-            ) from None
-        started = True
-    try:
-        yield RaySession(ray, workers)
-    finally:
-        if started:
-            ray.shutdown()
+            yield RaySession(ray, workers)
+        finally:
+            if started:
+                ray.shutdown()

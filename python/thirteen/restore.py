@@ -482,14 +482,27 @@ def _check_flags(info: Any, rnd: Optional[Round], where: str) -> None:
     assert rnd is not None
     if info.left and info.disconnected:
         _bad_table(where, "a player who left is not disconnected")
-    gone = seat in rnd.escaped or (rnd.rules.escape is None and seat in rnd.disconnected)
+    if rnd.rules.escape is None:
+        # No escape rule: a player who leaves is auto-arranged like a disconnected seat
+        # (RULES.md 5 "Escape"), so the round's disconnected seat is a player who left or
+        # one who lost the connection, as the table's flags say.
+        away = seat in rnd.disconnected
+        if (info.left or info.disconnected) != away:
+            field = "left" if info.left else "disconnected"
+            _bad_table(
+                f"{where}.{field}",
+                f"the round says seat {seat} is {'' if away else 'not '}disconnected "
+                f"(with no escape rule a player who left is too)",
+            )
+        return
+    gone = seat in rnd.escaped
     if info.left != gone:
         _bad_table(
             f"{where}.left", f"the round says seat {seat} {'has' if gone else 'has not'} left"
         )
-    if seat in rnd.escaped:
+    if gone:
         return
-    if info.disconnected != (seat in rnd.disconnected and not info.left):
+    if info.disconnected != (seat in rnd.disconnected):
         _bad_table(
             f"{where}.disconnected",
             f"the round says seat {seat} is "

@@ -39,6 +39,7 @@ import dataclasses
 import functools
 import json
 import os
+import stat
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -473,7 +474,8 @@ class RuleSet:
             format: ``"toml"``, ``"json"`` or ``None`` (from the suffix).
 
         Raises:
-            RuleSetError: an unknown format or suffix, a file over 1 MiB, or the errors
+            RuleSetError: an unknown format or suffix, a path that is not a regular file
+                (a directory, FIFO, device or socket), a file over 1 MiB, or the errors
                 of :meth:`from_toml` / :meth:`from_json` (the message names the file).
             OSError: the file cannot be read.
             TypeError: ``path`` is not a path.
@@ -488,8 +490,7 @@ class RuleSet:
                       "or pass format='toml' or 'json'")
         elif not isinstance(format, str) or format not in _FORMATS:
             _fail(None, f"format must be 'toml' or 'json', got {short(format)}")
-        with open(path, "rb") as handle:
-            raw = handle.read(_MAX_FILE + 1)
+        raw = _read_regular(name)
         if len(raw) > _MAX_FILE:
             _fail(None, f"{name!s} is larger than {_MAX_FILE} bytes: not a rule-set file")
         try:
@@ -679,6 +680,33 @@ def _without_none(table: Dict[str, Any]) -> Dict[str, Any]:
 
 
 _MISSING: Any = object()
+
+
+def _read_regular(name: str) -> bytes:
+    """The first ``_MAX_FILE + 1`` bytes of the regular file ``name``. Anything else is
+    refused before a byte is read: opening a FIFO waits for a writer, a device may never
+    end, a directory has no content.
+
+    Raises:
+        RuleSetError: not a regular file. OSError: it cannot be opened or read.
+    """
+
+    def refuse() -> NoReturn:
+        _fail(
+            None,
+            f"{name!s} is not a regular file (a directory, FIFO, device or socket): "
+            "a rule set is read from a file",
+        )
+
+    if not stat.S_ISREG(os.stat(name).st_mode):
+        refuse()
+    # Opened without blocking and checked again: a path swapped for a FIFO after the
+    # check above still does not wait for a writer.
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    with open(os.open(name, flags), "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            refuse()
+        return handle.read(_MAX_FILE + 1)
 
 
 def _fail(key: Optional[str], problem: str) -> NoReturn:

@@ -240,8 +240,12 @@ def decode(text: Any, key: Any = None) -> Any:
         if secret is not None:
             if signature is None:
                 raise SaveError("the save is not signed (no 'hmac' field)", key="hmac")
-            if not isinstance(signature, str) or not hmac.compare_digest(
-                signature, _sign(data, secret)
+            # A signature is hex: any other text (non-ASCII included, which
+            # compare_digest refuses with a TypeError) is simply wrong.
+            if (
+                not isinstance(signature, str)
+                or not signature.isascii()
+                or not hmac.compare_digest(signature, _sign(data, secret))
             ):
                 raise SaveError("the save's signature is wrong: it was changed", key="hmac")
     elif secret is not None:

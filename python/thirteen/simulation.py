@@ -1,12 +1,21 @@
 """Simulation in shards: many rounds played by the engine's strategies, counted in integer
 sums that add up, and the summary computed from the sums.
 
-Rounds ``0 .. rounds - 1`` are cut into shards of :data:`SHARD_ROUNDS` (a fixed size, never
-the number of workers); round ``r`` is dealt with seed ``seed + r``. A shard's
-:class:`ShardCounts` are integer sums over its rounds (units and their squares per seat,
-events, specials, rake, and a histogram of each seat's result), so the counts of a run are
-the sum of its shards' counts, added in shard order, and the summary of a seed is the same
-on one thread, many threads, or a Ray cluster of any size.
+Round ``r`` of a run is dealt with seed ``seed + r`` (and an ``mc`` seat samples with seed
+``r``), wherever it is played. Rounds are played in shards, ranges of round numbers made
+lazily as the work goes (a run of 10**11 rounds holds a few shards, not all of them); a
+shard's :class:`ShardCounts` are integer sums over its rounds (units and their squares per
+seat, events, specials, rake, and a histogram of each seat's result). Integer sums do not
+depend on the order they are added in nor on how the rounds are grouped, so the counts of a
+run, and its summary, are the same whatever the shard sizes, the order the shards finish
+in, and the backend: this process alone, worker processes on every core
+(:mod:`thirteen.processes`), or a Ray cluster of any size (:mod:`thirteen.cluster`).
+
+Shard sizes: this process first plays the run's first rounds itself for
+:data:`PROBE_SECONDS`, in shards of 1, 2, 4, ... rounds, which measures the strategies' rate
+here; the rest is cut into shards that last about :data:`LOCAL_SHARD_SECONDS` on a worker
+process, or :data:`RAY_SHARD_SECONDS` on a Ray CPU, and at least a few per worker or CPU;
+``shard_rounds`` fixes the size instead.
 """
 
 from __future__ import annotations
@@ -14,30 +23,52 @@ from __future__ import annotations
 import math
 import os
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
 import thirteen
 from thirteen import cluster
 from thirteen.errors import LimitError, ThirteenError
+from thirteen.processes import Pool
 from thirteen.rules import RuleSet
+from thirteen._core import LaneTables
+from thirteen.table_store import lane_tables
 
 __all__ = [
     "EVENTS",
+    "LOCAL_SHARD_SECONDS",
+    "MAX_ROUNDS",
+    "POOL_SECONDS",
+    "PROBE_SECONDS",
     "QUANTILES",
-    "SHARD_ROUNDS",
+    "RAY_SHARD_SECONDS",
     "ShardCounts",
     "Spec",
     "play_shard",
     "quantile",
+    "shard_size",
     "shards",
     "simulate",
     "summarize",
 ]
 
-#: Rounds per shard.
-SHARD_ROUNDS = 1000
+#: Most rounds of one run: 10**12, about a week on 1,600 CPUs at 2,000 rounds per
+#: CPU-second (every seat ``mc``, far dearer, takes longer). More is refused, not started.
+MAX_ROUNDS = 10**12
+
+#: Seconds this process plays the run's first rounds itself, to measure their rate.
+PROBE_SECONDS = 0.2
+
+#: Worker processes are started only when the rounds left would take this process longer
+#: than this (starting one costs a few tenths of a second).
+POOL_SECONDS = 1.0
+
+#: Seconds a shard lasts on a worker process of this machine (at the measured rate).
+LOCAL_SHARD_SECONDS = 0.5
+
+#: Seconds a shard lasts on a Ray CPU: long enough that the driver takes a few hundred
+#: shards a second from 1,600 CPUs, short enough that a lost shard costs little.
+RAY_SHARD_SECONDS = 5.0
 
 #: The per-round counts of the summary, in the order shown.
 EVENTS = ("fouls", "scoops", "home_runs")
@@ -51,8 +82,8 @@ Rake = Tuple[Union[int, str], Optional[int]]
 
 @dataclass(frozen=True)
 class Spec:
-    """What every shard of a run shares (pickled once to each Ray worker; the rule set
-    travels as its dict and is rebuilt there).
+    """What every shard of a run shares (sent once to each worker process or Ray worker;
+    the rule set travels as its dict and is rebuilt there).
 
     Attributes:
         rules: the rule set.
@@ -62,6 +93,9 @@ class Spec:
         seed: seed of round 0 (round ``r``: ``seed + r``); ``None``: random deals.
         stake: minor currency units per unit, for the rake.
         rake: ``(percent, cap)`` taken from each round's winners (RULES.md 5 "Money"), or ``None``.
+        tables: the lane tables every seat plays with (resolved once where the run starts,
+            so that workers play with the same ones, registered tables included);
+            ``None``: each seat's :func:`thirteen.lane_tables`.
     """
 
     rules: RuleSet
@@ -71,6 +105,7 @@ class Spec:
     seed: Optional[int] = None
     stake: int = 1
     rake: Optional[Rake] = None
+    tables: Optional[LaneTables] = None
 
 
 @dataclass
@@ -141,10 +176,19 @@ class ShardCounts:
         self.rake_squares += rake * rake
 
 
-def shards(rounds: int, size: int = SHARD_ROUNDS) -> List[Tuple[int, int]]:
-    """The shards of ``rounds`` rounds: ``(start, stop)`` ranges of ``size`` rounds (the last
-    may be shorter), in order."""
-    return [(start, min(start + size, rounds)) for start in range(0, rounds, size)]
+def shards(rounds: int, size: int, start: int = 0) -> Iterator[Tuple[int, int]]:
+    """The shards of rounds ``start`` to ``rounds - 1``: ``(start, stop)`` ranges of ``size``
+    rounds (the last may be shorter), in order, made one at a time as they are taken."""
+    for first in range(start, rounds, size):
+        yield first, min(first + size, rounds)
+
+
+def shard_size(rate: float, rounds: int, workers: int, seconds: float) -> int:
+    """Rounds per shard: about ``seconds`` of work at ``rate`` rounds a second, but small
+    enough that ``rounds`` make at least four shards per worker (the last ones then end
+    close together), and at least 1."""
+    most = math.ceil(rounds / (4 * max(1, workers)))
+    return max(1, min(int(rate * seconds), most))
 
 
 def _play_round(spec: Spec, r: int) -> Tuple[thirteen.Settlement, int]:
@@ -156,6 +200,7 @@ def _play_round(spec: Spec, r: int) -> Tuple[thirteen.Settlement, int]:
         sol = thirteen.solve(
             list(hand), rules, players=spec.players, strategy=spec.strategies[seat],
             samples=spec.samples, seed=r, banker=rules.mode == "banker" and seat == 0,
+            tables=spec.tables,
         )
         subs.append(sol.submission())
     settlement = thirteen.settle(subs, rules)
@@ -164,40 +209,20 @@ def _play_round(spec: Spec, r: int) -> Tuple[thirteen.Settlement, int]:
     return settlement, sum(t * spec.stake for t in totals) - sum(money)
 
 
-def play_shard(
-    spec: Spec,
-    shard: Tuple[int, int],
-    *,
-    workers: int = 1,
-    advance: Optional[Callable[[], None]] = None,
-) -> ShardCounts:
-    """Plays rounds ``shard[0]`` to ``shard[1] - 1`` of the run ``spec`` and counts them.
+def play_shard(spec: Spec, shard: Tuple[int, int]) -> ShardCounts:
+    """Plays rounds ``shard[0]`` to ``shard[1] - 1`` of the run ``spec`` and counts them
+    (what a worker process or a Ray task runs).
 
     Args:
         spec: the run.
         shard: ``(start, stop)``, a range of round numbers.
-        workers: threads playing the rounds (the engine releases the GIL while it arranges);
-            the counts do not depend on it.
-        advance: called after each round.
 
     Returns:
         The shard's :class:`ShardCounts`.
     """
     counts = ShardCounts.empty(spec.players)
-
-    def one(r: int) -> Tuple[thirteen.Settlement, int]:
-        out = _play_round(spec, r)
-        if advance is not None:
-            advance()
-        return out
-
-    rounds = range(shard[0], shard[1])
-    if workers > 1:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            played = list(pool.map(one, rounds))
-    else:
-        played = [one(r) for r in rounds]
-    for settlement, rake in played:
+    for r in range(shard[0], shard[1]):
+        settlement, rake = _play_round(spec, r)
         counts.count_round(settlement, rake)
     return counts
 
@@ -288,36 +313,37 @@ def simulate(
     workers: Optional[int] = None,
     backend: Optional[str] = None,
     address: Optional[str] = None,
-    shard_rounds: int = SHARD_ROUNDS,
+    shard_rounds: Optional[int] = None,
 ) -> Dict[str, Any]:
     """Plays ``rounds`` rounds, seat ``i`` arranged by ``strategies[i]``, round ``r`` dealt
     with seed ``seed + r`` (random without a seed), and summarises them (:func:`summarize`).
 
-    The rounds are played in shards of ``shard_rounds`` (see the module docs): here on
-    ``workers`` threads (``backend="local"``, the default; the engine releases the GIL while
-    it arranges), or as Ray tasks on a cluster (``backend="ray"``, or any ``address``). The
-    summary of a seed is the same on either backend and any number of workers; only
-    ``seconds`` differs.
+    The rounds are played in shards (see the module docs): here on ``workers`` worker
+    processes (``backend="local"``, the default), or as Ray tasks on a cluster
+    (``backend="ray"``, or any ``address``). The summary of a seed is the same on either
+    backend, any number of workers and any shard size; only ``seconds`` differs. With more
+    than one worker, a script needs the ``if __name__ == "__main__":`` guard
+    (:mod:`thirteen.processes`).
 
     Args:
         rules: the :class:`RuleSet`.
         players: table size (one the rules allow).
         strategies: one strategy per seat: ``ev``, ``mc`` or ``greedy``.
-        rounds: rounds to play, at least 1.
+        rounds: rounds to play, 1 to :data:`MAX_ROUNDS`.
         seed: seed of round 0, 0 to 2**64 − ``rounds``; ``None``: random deals.
         samples: Monte Carlo samples of ``mc`` seats.
         stake: minor currency units per unit, for the rake (RULES.md 5 "Money").
         rake: ``(percent, cap)`` taken from each round's winners (as :func:`thirteen.money`),
             or ``None``.
-        advance: called after each round (on Ray: for each of a shard's rounds when the
-            shard's counts are added).
-        workers: threads here (default: every core); on Ray, most shards running at once
-            (default: twice the cluster's CPUs), and the CPUs of a runtime started by
-            ``"local"``.
+        advance: called once for each round, when its shard's counts are added.
+        workers: here, worker processes (default: every core; 1 plays in this process); on
+            Ray, most shards running at once (default: twice the cluster's CPUs), and the
+            CPUs of a runtime started by ``"local"``.
         backend: ``"local"`` or ``"ray"`` (default: ``"ray"`` when ``address`` is given).
         address: the Ray cluster (:mod:`thirteen.cluster`): ``"local"``, ``"auto"``,
             ``"HOST:PORT"``, or ``None`` (Ray's default).
-        shard_rounds: rounds per shard (the summary does not depend on it).
+        shard_rounds: rounds per shard (default: sized from the measured rate, see the
+            module docs; the summary does not depend on it).
 
     Returns:
         The summary of :func:`summarize`, with ``seconds`` (wall time) added.
@@ -325,11 +351,50 @@ def simulate(
     Raises:
         PlayerCountError: a table size the rules do not allow.
         ThirteenError: strategies of the wrong number or unknown.
-        LimitError: ``rounds``, ``shard_rounds`` or ``samples`` below 1, seeds past
-            2**64 − 1, a stake or rake out of bounds.
-        BackendError: an unknown backend, Ray not installed, or no cluster at ``address``.
+        LimitError: ``rounds`` outside 1 to :data:`MAX_ROUNDS`, ``shard_rounds``,
+            ``workers`` or ``samples`` below 1, seeds past 2**64 − 1, a stake or rake out
+            of bounds.
+        BackendError: an unknown backend, Ray not installed, no cluster at ``address``, or
+            a worker process or the cluster lost mid-run.
         TypeError: ``rules`` not a :class:`RuleSet`.
     """
+    spec = _spec(rules, players, strategies, rounds, seed, samples, stake, rake, workers, shard_rounds)
+    backend = cluster.resolve_backend(backend, address)
+    total = ShardCounts.empty(players)
+
+    def take(part: ShardCounts) -> None:
+        total.add(part)
+        for _ in range(part.rounds):
+            advance()
+
+    start = time.perf_counter()
+    if backend == "local":
+        _run_here(spec, rounds, workers or os.cpu_count() or 1, shard_rounds, take)
+    else:
+        with cluster.session(address, workers=workers) as ray:
+            done, rate = _probe(spec, rounds, shard_rounds, take)
+            size = shard_rounds or shard_size(rate, rounds - done, ray.cpus(), RAY_SHARD_SECONDS)
+            for part in ray.imap_unordered(play_shard, spec, shards(rounds, size, done)):
+                take(part)
+    summary = summarize(spec, total)
+    summary["seconds"] = round(time.perf_counter() - start, 3)
+    return summary
+
+
+def _spec(
+    rules: RuleSet,
+    players: int,
+    strategies: Sequence[str],
+    rounds: int,
+    seed: Optional[int],
+    samples: int,
+    stake: int,
+    rake: Optional[Rake],
+    workers: Optional[int],
+    shard_rounds: Optional[int],
+) -> Spec:
+    """The run's :class:`Spec`, every argument checked (as :func:`simulate` documents),
+    with the lane tables resolved here."""
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a thirteen.RuleSet, not {type(rules).__name__}")
     thirteen.deal(rules, players, 0)  # PlayerCountError before any work
@@ -339,31 +404,64 @@ def simulate(
     for name in strategies:
         if name not in ("ev", "mc", "greedy"):
             raise ThirteenError(f"unknown strategy {name!r} (expected ev, greedy or mc)")
-    for key, value in (("rounds", rounds), ("shard_rounds", shard_rounds), ("samples", samples)):
+    counts = (("rounds", rounds, MAX_ROUNDS), ("shard_rounds", shard_rounds, None),
+              ("samples", samples, None), ("workers", workers, None))
+    for key, value, most in counts:
+        if value is None and key in ("shard_rounds", "workers"):
+            continue
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"{key} must be an int, not {type(value).__name__}")
         if value < 1:
             raise LimitError(f"{key} must be at least 1, got {value}", key=key, value=str(value),
-                             minimum=1, maximum=None)
+                             minimum=1, maximum=most)
+        if most is not None and value > most:
+            raise LimitError(f"{key} must be at most 10**12 (MAX_ROUNDS), got {value}", key=key,
+                             value=str(value), minimum=1, maximum=most)
     if seed is not None and seed + rounds > 2**64:
         raise LimitError(f"seeds {seed} + {rounds - 1} run past 2**64 - 1", key="seed",
                          value=str(seed), minimum=0, maximum=2**64 - rounds)
     thirteen.money([0] * players, stake, rake)  # LimitError, TypeError for a bad stake or rake
-    backend = cluster.resolve_backend(backend, address)
-    spec = Spec(rules, players, strategies, samples, seed, stake, rake)
-    plan = shards(rounds, shard_rounds)
-    total = ShardCounts.empty(players)
+    return Spec(rules, players, strategies, samples, seed, stake, rake, lane_tables(rules, players))
+
+
+def _probe(
+    spec: Spec, rounds: int, shard_rounds: Optional[int], take: Callable[[ShardCounts], None]
+) -> Tuple[int, float]:
+    """Plays the run's first rounds here for :data:`PROBE_SECONDS` (shards of 1, 2, 4, ...
+    rounds, or of ``shard_rounds``), counting each with ``take``: the rounds played and their
+    rate, rounds per second."""
+    done, size = 0, shard_rounds or 1
     start = time.perf_counter()
-    if backend == "local":
-        threads = workers or os.cpu_count() or 1
-        for shard in plan:
-            total.add(play_shard(spec, shard, workers=threads, advance=advance))
+    while done < rounds:
+        stop = min(done + size, rounds)
+        take(play_shard(spec, (done, stop)))
+        done = stop
+        if time.perf_counter() - start >= PROBE_SECONDS:
+            break
+        if shard_rounds is None:
+            size *= 2
+    return done, done / max(time.perf_counter() - start, 1e-9)
+
+
+def _run_here(
+    spec: Spec, rounds: int, workers: int, shard_rounds: Optional[int], take: Callable[[ShardCounts], None]
+) -> None:
+    """The local backend: the first rounds here (:func:`_probe`), then the rest here too
+    when it is short or ``workers`` is 1, else on ``workers`` worker processes. This process
+    plays on while they start."""
+    done, rate = _probe(spec, rounds, shard_rounds, take)
+    left = rounds - done
+    size = shard_rounds or shard_size(rate, left, workers, LOCAL_SHARD_SECONDS)
+    plan = shards(rounds, size, done)
+    if workers > 1 and left / rate > POOL_SECONDS:
+        with Pool(play_shard, spec, workers) as pool:
+            while not pool.started():
+                shard = next(plan, None)
+                if shard is None:
+                    return
+                take(play_shard(spec, shard))
+            for part in pool.imap_unordered(plan):
+                take(part)
     else:
-        with cluster.session(address, workers=workers) as ray:
-            for part in ray.imap(play_shard, spec, plan):
-                total.add(part)
-                for _ in range(part.rounds):
-                    advance()
-    summary = summarize(spec, total)
-    summary["seconds"] = round(time.perf_counter() - start, 3)
-    return summary
+        for shard in plan:
+            take(play_shard(spec, shard))

@@ -457,6 +457,7 @@ class Table(_JsonState):
         if not self._in_round(player):
             return self._remove(player)
         assert self._round is not None
+        self._need_not_left(info)
         self._round.disconnect(self.round_seat(player))
         info.disconnected = True
         return None
@@ -485,12 +486,14 @@ class Table(_JsonState):
             ``None`` during a round, else the final record.
 
         Raises:
-            TableError: not seated; RoundStateError: as :meth:`Round.escape`.
+            TableError: not seated; RoundStateError: the player already left the round,
+                or as :meth:`Round.escape`.
         """
         info = self._get(player)
         if not self._in_round(player):
             return self._remove(player)
         assert self._round is not None
+        self._need_not_left(info)
         self._round.escape(self.round_seat(player))
         info.left = True
         info.disconnected = False
@@ -672,6 +675,17 @@ class Table(_JsonState):
         if info is None:
             raise TableError(f"player {short(player)} is not seated", player=player)
         return info
+
+    def _need_not_left(self, info: TablePlayer) -> None:
+        """A player who left the round in progress (强退) neither leaves nor disconnects
+        again. With an escape rule the round refuses it; without one the round keeps the
+        seat as disconnected and only the table knows the player left."""
+        if info.left:
+            assert self._round is not None
+            seat = self.round_seat(info.player)
+            raise RoundStateError(
+                f"seat {seat} has left the round", player=seat, phase=self._round.phase
+            )
 
     def _in_round(self, player: PlayerId) -> bool:
         return self._round is not None and player in self._round.players

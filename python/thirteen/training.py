@@ -9,15 +9,18 @@ value: ``change``, how far the iteration moved the tables, and ``gap``, how far 
 response was from the tables it answered. Training stops at ``tolerance`` (``change`` below
 it) or after ``iterations``. The same arguments and seed give byte-identical tables.
 
-On a Ray cluster (``backend="ray"``) each iteration's deals are cut into shards of
-:data:`SHARD_DEALS` played as Ray tasks (:func:`count_deals`); their lane counts add up to
-the iteration's, and the averaging stays in the core, so the tables are byte-identical to
-the local ones.
+On a Ray cluster (``backend="ray"``) each iteration's deals are cut into two shards per CPU
+of the cluster (:func:`shard_deals`), played as Ray tasks (:func:`count_deals`) that fetch
+the iteration's tables once per worker process; their lane counts add up to the
+iteration's in any order, and the averaging stays in the core, so the tables are
+byte-identical to the local ones.
 """
 
 from __future__ import annotations
 
 import operator
+import os
+import tempfile
 from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
@@ -26,9 +29,9 @@ from thirteen.errors import LimitError, ThirteenError
 from thirteen.rules import RuleSet
 from thirteen.table_store import LANES, SizeTables, TableSet, play_key, read_counts, size_groups
 
-__all__ = ["train", "Progress", "DEFAULTS", "SHARD_DEALS", "count_deals"]
+__all__ = ["train", "Progress", "DEFAULTS", "SHARD_DEALS", "check_out", "count_deals", "shard_deals"]
 
-#: Deals per Ray task in a training iteration.
+#: Fewest deals per Ray task in a training iteration (:func:`shard_deals`).
 SHARD_DEALS = 250
 
 #: The settings the shipped tables are trained with.
@@ -77,7 +80,9 @@ def train(
 
     Raises:
         PlayerCountError: a size the rules do not allow, or no size at all.
-        ThirteenError: ``out`` in a folder that does not exist (checked before training).
+        ThirteenError: an ``out`` that cannot be written: a folder, in a folder that does not
+            exist or takes no new file, or a file without write permission (checked before
+            training, :func:`check_out`).
         LimitError: ``deals`` outside 1 to 10**8, ``iterations`` outside 1 to 10**4,
             ``seed`` outside 0 to 2**64 − 1, a negative or infinite ``tolerance``.
         BackendError: an unknown backend, Ray not installed, or no cluster at ``address``.
@@ -115,8 +120,8 @@ def train(
     if not 0 <= tolerance < float("inf"):
         raise LimitError(f"tolerance must be a number from 0, got {tolerance}", key="tolerance",
                          value=str(tolerance), minimum=0, maximum=None)
-    if out is not None and not Path(out).parent.is_dir():
-        raise ThirteenError(f"out: no folder {str(Path(out).parent)!r} to write the table file to")
+    if out is not None:
+        check_out(out)
     backend = cluster.resolve_backend(backend, address)
     groups = [tuple(p for p in g if p in sizes) for g in size_groups(rules)]
     if backend == "ray":
@@ -133,6 +138,29 @@ def train(
     if out is not None:
         result.save(out)
     return result
+
+
+def check_out(out: Union[str, Path]) -> None:
+    """Checks, before any work, that a table file can be written at ``out``: not a folder,
+    in a folder that exists and takes a new file (a file made there and removed at once),
+    and not an existing file that cannot be written.
+
+    Raises:
+        ThirteenError: which of these fails, naming ``out``.
+    """
+    path = Path(out)
+    if path.is_dir():
+        raise ThirteenError(f"out: {str(path)!r} is a folder, not a file to write the tables to")
+    if not path.parent.is_dir():
+        raise ThirteenError(f"out: no folder {str(path.parent)!r} to write the table file to")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise ThirteenError(f"out: cannot write {str(path)!r}: permission denied")
+    try:
+        handle, probe = tempfile.mkstemp(dir=path.parent, prefix=".thirteen-train-")
+    except OSError as exc:
+        raise ThirteenError(f"out: cannot write in {str(path.parent)!r}: {exc.strerror or exc}") from None
+    os.close(handle)
+    os.unlink(probe)
 
 
 def _size(value: object) -> int:
@@ -223,11 +251,20 @@ def _ray_counter(
     ray: cluster.RaySession, rules: RuleSet, players: int, deals: int, seed: int
 ) -> Callable[[int, bool, Optional[_core.LaneTables]], Dict[str, Any]]:
     """The ``count`` callback of :func:`thirteen._core.train` that plays each iteration's
-    deals as Ray tasks of :data:`SHARD_DEALS` deals and adds their counts, in shard order."""
-    plan = [(start, min(start + SHARD_DEALS, deals)) for start in range(0, deals, SHARD_DEALS)]
+    deals as Ray tasks (:func:`shard_deals` deals each) and adds their counts as they come.
+    The iteration's tables go to the cluster once and each worker process fetches them once
+    (:meth:`thirteen.cluster.RaySession.run`)."""
+    size = shard_deals(deals, ray.cpus())
 
     def count(iteration: int, greedy: bool, tables: Optional[_core.LaneTables]) -> Dict[str, Any]:
-        parts = ray.map(count_deals, (rules, tables, players, seed, iteration, greedy), plan)
-        return add_counts(parts)
+        plan = ((start, min(start + size, deals)) for start in range(0, deals, size))
+        parts = ray.imap_unordered(count_deals, (rules, tables, players, seed, iteration, greedy), plan)
+        return add_counts(list(parts))
 
     return count
+
+
+def shard_deals(deals: int, cpus: int) -> int:
+    """Deals per Ray task of a training iteration: two tasks per CPU of the cluster, each of
+    at least :data:`SHARD_DEALS` (a task also pays for fetching the tables)."""
+    return max(SHARD_DEALS, -(-deals // (2 * max(1, cpus))))

@@ -22,7 +22,7 @@ from rich.text import Text
 from thirteen.commands import options
 from thirteen.commands.render import Screen, category_name, print_json, signed
 from thirteen.errors import ThirteenError
-from thirteen.simulation import EVENTS, QUANTILES, SHARD_ROUNDS, simulate
+from thirteen.simulation import EVENTS, MAX_ROUNDS, QUANTILES, simulate
 
 __all__ = ["register", "run", "simulate"]
 
@@ -108,7 +108,9 @@ def run(args: argparse.Namespace) -> int:
     else:
         screen = Screen.on(sys.stdout, color=not args.no_color)
         show_summary(screen, summary)
-        where = f"on the Ray cluster at {args.ray}" if args.ray else f"on {args.workers or os.cpu_count() or 1} threads"
+        workers = args.workers or os.cpu_count() or 1
+        where = (f"on the Ray cluster at {args.ray}" if args.ray
+                 else "in one process" if workers == 1 else f"on up to {workers} processes")
         rate = summary["rounds"] / summary["seconds"] if summary["seconds"] else float("inf")
         screen.print(f"{summary['seconds']:.1f} s {where}, {rate:,.0f} rounds a second")
     return 0
@@ -121,7 +123,7 @@ def register(sub: Any) -> None:
         help="many rounds with chosen strategies",
         description="Play many rounds with AI players and summarise the results.",
     )
-    p.add_argument("-n", type=options.positive, default=100, help="rounds (default 100)")
+    p.add_argument("-n", type=options.positive, default=100, help=f"rounds (default 100, at most {MAX_ROUNDS:,})")
     options.add_common(p)
     p.add_argument("--strategies", default="ev",
                    help="one strategy, or one per seat: e.g. ev,greedy,greedy,greedy")
@@ -133,10 +135,11 @@ def register(sub: Any) -> None:
     p.add_argument("--rake", type=options.rake, default=None, metavar="PERCENT[,CAP]",
                    help="rake on each round's winnings, e.g. 5,200 (default none)")
     p.add_argument("--workers", type=options.positive, default=None,
-                   help="threads (default: every core); with --ray, most tasks at once")
-    p.add_argument("--shard-rounds", type=options.positive, default=SHARD_ROUNDS,
-                   help=f"rounds per shard (default {SHARD_ROUNDS}; the summary does not depend on it; "
-                   "larger for clusters of hundreds of cores)")
+                   help="worker processes (default: every core; 1 plays in this process); "
+                   "with --ray, most tasks at once")
+    p.add_argument("--shard-rounds", type=options.positive, default=None,
+                   help="rounds per shard (default: sized from the measured rate, about 0.5 s a shard "
+                   "here and 5 s on Ray; the summary does not depend on it)")
     p.add_argument("--ray", metavar="ADDRESS", default=None,
                    help="run on a Ray cluster: local (start one here), auto (the one running "
                    "here), or HOST:PORT; needs pip install 'thirteen[ray]'")

@@ -10,7 +10,7 @@ import time
 from typing import Any, Dict, List, Tuple
 
 from thirteen.rules import PRESET_NAMES, RuleSet
-from thirteen.training import DEFAULTS, train
+from thirteen.training import DEFAULTS, check_out, train
 
 
 def register(sub: Any) -> None:
@@ -59,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
             players = [int(x) for x in args.players.split(",")]
         except ValueError:
             raise ValueError(f"--players must be sizes separated by commas, got {args.players!r}") from None
+    check_out(args.out)  # before the progress bar: a refusal is the only line printed
     log: List[Dict[str, Any]] = []
     start = time.perf_counter()
     show = not args.quiet and not args.json

@@ -1,10 +1,11 @@
 """A Python client of the ``thirteen serve`` protocol (``websockets``): for bots, load tests
-and scripts. It keeps the session, signs every action and records every frame it reads.
+and scripts. It makes the session's key pair, signs every action and records every frame
+it reads.
 
     client = await TableClient.connect("ws://127.0.0.1:8000/ws")
     await client.join("lobby", "bot")
     await client.request({"type": "sit"})
-    state = await client.wait_for(lambda f: f["type"] == "state" and (f["round"] or {}).get("hand"))
+    you = await client.wait_for(lambda f: f["type"] == "you" and (f["round"] or {}).get("hand"))
 """
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ from typing import Any, Callable, Dict, List, Optional, cast
 
 import websockets
 
+from cryptography.hazmat.primitives.asymmetric import ec
+
 from thirteen.server import security
+from thirteen.server.protocol import PROTOCOL
 
 __all__ = ["TableClient", "ProtocolError"]
 
@@ -33,25 +37,32 @@ class ProtocolError(Exception):
 
 
 class TableClient:
-    """One connection. Attributes: ``nonce`` (from ``hello``), ``session``, ``secret``,
-    ``player``, ``state`` (the last ``state`` frame), ``frames`` (every frame read, in
-    order), ``seq`` (the last sequence number sent)."""
+    """One connection. Attributes: ``nonce`` (from ``hello``), ``session``, ``private`` (the
+    session's private key: with ``session``, what resumes it), ``key`` (this connection's
+    signing key, from ``welcome``), ``player``, ``state`` (the last ``state`` frame),
+    ``you`` (the last ``you`` frame), ``frames`` (every frame read, in order), ``seq`` (the
+    last sequence number sent)."""
 
     def __init__(self, ws: Any, hello: Frame) -> None:
         self.ws = ws
         self.nonce: str = hello["nonce"]
         self.session: Optional[str] = None
-        self.secret: Optional[str] = None
+        self.private: Optional[ec.EllipticCurvePrivateKey] = None
+        self.key: Optional[str] = None
         self.player: Optional[str] = None
         self.state: Optional[Frame] = None
+        self.you: Optional[Frame] = None
         self.frames: List[Frame] = [hello]
         self.seq = 0
         self._backlog: List[Frame] = []
 
     @classmethod
-    async def connect(cls, url: str, *, timeout: float = 10.0) -> "TableClient":
-        """Opens a connection and reads its ``hello``."""
-        ws = await websockets.connect(url, max_size=2**22, open_timeout=timeout)
+    async def connect(cls, url: str, *, timeout: float = 10.0, origin: Optional[str] = None) -> "TableClient":
+        """Opens a connection (sending ``origin`` as its Origin header when given) and reads
+        its ``hello``."""
+        ws = await websockets.connect(
+            url, max_size=2**22, open_timeout=timeout, origin=cast(Any, origin), ping_interval=None
+        )
         hello = json.loads(await asyncio.wait_for(ws.recv(), timeout))
         return cls(ws, hello)
 
@@ -66,13 +77,13 @@ class TableClient:
 
     def signed(self, action: Dict[str, Any], *, seq: Optional[int] = None) -> str:
         """The signed envelope of an action (the next sequence number unless given)."""
-        if self.secret is None:
+        if self.key is None:
             raise RuntimeError("join or resume first")
         if seq is None:
             self.seq += 1
             seq = self.seq
         body = json.dumps(action, ensure_ascii=False)
-        sig = security.sign(self.secret, self.nonce, seq, body)
+        sig = security.sign(self.key, self.nonce, seq, body)
         return json.dumps({"type": "signed", "seq": seq, "body": body, "sig": sig})
 
     async def send(self, action: Dict[str, Any]) -> int:
@@ -90,23 +101,35 @@ class TableClient:
             raise ProtocolError(reply)
         return reply
 
-    async def join(self, room: str, name: str, *, timeout: float = 10.0) -> Frame:
-        """Joins a room as a new player; keeps the session and its secret."""
-        await self.ws.send(json.dumps({"type": "join", "room": room, "name": name}))
+    async def join(
+        self, room: str, name: Optional[str] = None, *, token: Optional[str] = None, timeout: float = 10.0
+    ) -> Frame:
+        """Joins a room as a new player (a play-money ``name``, or an operator's ``token``)
+        with a new key pair; keeps the session and its private key."""
+        private, public = security.new_key_pair()
+        message: Dict[str, Any] = {"type": "join", "protocol": PROTOCOL, "room": room, "key": public}
+        if name is not None:
+            message["name"] = name
+        if token is not None:
+            message["token"] = token
+        await self.ws.send(json.dumps(message))
         welcome = await self.wait_for(lambda f: f["type"] in ("welcome", "error"), timeout)
         if welcome["type"] == "error":
             raise ProtocolError(welcome)
-        self.session, self.secret, self.player = welcome["session"], welcome["secret"], welcome["player"]
+        self.session, self.private, self.player = welcome["session"], private, welcome["player"]
+        self.key = welcome["key"]
         return welcome
 
-    async def resume(self, session: str, secret: str, *, timeout: float = 10.0) -> Frame:
-        """Resumes a session on this connection (proving the secret for its nonce)."""
-        proof = security.resume_proof(secret, self.nonce)
-        await self.ws.send(json.dumps({"type": "resume", "session": session, "proof": proof}))
+    async def resume(self, session: str, private: ec.EllipticCurvePrivateKey, *, timeout: float = 10.0) -> Frame:
+        """Resumes a session on this connection (signing its nonce with the session key)."""
+        proof = security.resume_proof(private, self.nonce, session)
+        message = {"type": "resume", "protocol": PROTOCOL, "session": session, "proof": proof}
+        await self.ws.send(json.dumps(message))
         welcome = await self.wait_for(lambda f: f["type"] in ("welcome", "error"), timeout)
         if welcome["type"] == "error":
             raise ProtocolError(welcome)
-        self.session, self.secret, self.player = session, secret, welcome["player"]
+        self.session, self.private, self.player = session, private, welcome["player"]
+        self.key = welcome["key"]
         return welcome
 
     # ------------------------------------------------------------------ reading
@@ -116,14 +139,20 @@ class TableClient:
         if self._backlog:
             return self._backlog.pop(0)
         frame: Frame = json.loads(await asyncio.wait_for(self.ws.recv(), timeout))
+        self._note(frame)
+        return frame
+
+    def _note(self, frame: Frame) -> None:
         self.frames.append(frame)
         if frame["type"] == "state":
             self.state = frame
-        return frame
+        elif frame["type"] == "you":
+            self.you = frame
 
     async def wait_for(self, predicate: Callable[[Frame], bool], timeout: float = 10.0) -> Frame:
         """Reads until a frame matches; frames passed over stay readable by :meth:`recv`
-        (a backlog), except ``state`` frames, which only update :attr:`state`."""
+        (a backlog), except ``state`` and ``you`` frames, which only update :attr:`state`
+        and :attr:`you`."""
         deadline = time.monotonic() + timeout
         skipped: List[Frame] = []
         try:
@@ -136,12 +165,10 @@ class TableClient:
                 if left <= 0:
                     raise asyncio.TimeoutError("no matching frame in time")
                 frame = cast(Frame, json.loads(await asyncio.wait_for(self.ws.recv(), left)))
-                self.frames.append(frame)
-                if frame["type"] == "state":
-                    self.state = frame
+                self._note(frame)
                 if predicate(frame):
                     return frame
-                if frame["type"] != "state":
+                if frame["type"] not in ("state", "you"):
                     skipped.append(frame)
         finally:
             self._backlog.extend(skipped)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -12,25 +13,26 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
-from typing import List, Optional
+from typing import Callable, List, Optional, Union
 
 __all__ = ["ServerProcess"]
 
 
 class ServerProcess:
     """``thirteen serve`` as a subprocess on 127.0.0.1 (for tests and load tests): ``url``
-    (http), ``ws`` (the socket URL), ``db`` (its SQLAlchemy URL), ``path`` (the SQLite
-    file), ``output`` (what it printed).
+    (http), ``ws`` (the socket URL), ``db`` (its SQLAlchemy URL), ``output`` (what it
+    printed).
 
     Args:
-        path: the SQLite file.
+        db: an SQLite file, or any SQLAlchemy URL (text).
         args: more ``thirteen serve`` arguments.
+        files: when given, the process's file-descriptor limit (soft and hard).
     """
 
-    def __init__(self, path: Path, args: List[str]) -> None:
-        self.path = path
-        self.db = f"sqlite:///{path}"
+    def __init__(self, db: Union[Path, str], args: List[str], *, files: Optional[int] = None) -> None:
+        self.db = f"sqlite:///{db}" if isinstance(db, Path) else db
         self.args = args
+        self.files = files
         self.proc: Optional[subprocess.Popen[str]] = None
         self.port = 0
         self.output: List[str] = []
@@ -49,15 +51,23 @@ class ServerProcess:
             *self.args,
         ]
         env = dict(os.environ, PYTHONUNBUFFERED="1")
+        limit: Optional[Callable[[], None]] = None
+        if self.files is not None:
+            files = self.files
+
+            def limit() -> None:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))
+
         self.proc = subprocess.Popen(
-            cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env
+            cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, preexec_fn=limit
         )
         deadline = time.monotonic() + 60
         assert self.proc.stdout is not None
         while time.monotonic() < deadline:
             line = self.proc.stdout.readline()
             if not line:
-                raise RuntimeError(f"the server exited: {self.proc.wait()}")
+                raise RuntimeError(f"the server exited: {self.proc.wait()}: {''.join(self.output)}")
+            self.output.append(line)
             if line.startswith("{"):
                 self.port = json.loads(line)["port"]
                 break

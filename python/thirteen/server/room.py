@@ -1,13 +1,20 @@
 """A room of ``thirteen serve``: a :class:`~thirteen.Table` driven by players' actions and
 a clock, every change committed to the database before anyone is told of it.
 
+After a change the room's ``state`` frame (the same for everyone) is serialized once and
+the same text queued to every connection, and each player whose own view may have changed
+(the seated, those dealt in, those waiting for a seat, the one who acted: a handful, not
+the spectators) gets its ``you`` frame. A joining spectator is sent the two frames and
+costs the others nothing.
+
 Actions run one at a time per room (an asyncio lock). Each applies a ``Table`` / ``Round``
 method (which validates fully and changes nothing when it raises), then commits the new
 state with :meth:`Store.commit`; if the commit fails the room is read back from the
 database, so memory never runs ahead of what was saved. The clock (:meth:`Room.run`)
 starts rounds, fills free seats with AI players, ends the swap, auto-arranges seats that
 ran out of time (代打) and settles. After a restart it picks up where the saved state is:
-a round in progress keeps its hands, plays and deadline.
+a round in progress keeps its hands, plays and deadline. Everything that can make the room
+playable (a connection, a resume, a sit, a stand, a seat freed) wakes the clock.
 """
 
 from __future__ import annotations
@@ -21,8 +28,10 @@ from typing import Any, Callable, Dict, List, Optional, Set, Tuple, TypeVar, cas
 
 from thirteen import Declaration, PlayerId, Table, ThirteenError, TableError, parse_cards, solve
 from thirteen.server.config import RoomConfig
+from thirteen.server.protocol import encode_text
+from thirteen.server.refusals import GameError
 from thirteen.server.store import HOUSE, Move, Store, StoredRoom
-from thirteen.server.views import is_ai, play_dict, result_frame, state_frame
+from thirteen.server.views import is_ai, play_dict, result_frame, state_frame, you_frame
 
 __all__ = ["Room", "Client", "GameError"]
 
@@ -30,22 +39,12 @@ T = TypeVar("T")
 log = logging.getLogger("thirteen.server")
 
 
-class GameError(ThirteenError):
-    """An action the room refuses (not seated, table full, no round ...): ``code``."""
-
-    kind = "game"
-    _fields = ("code",)
-    code: str
-
-    def __init__(self, message: str, *, code: str) -> None:
-        super().__init__(message, code=code)
-
-
 class Client:
-    """One live connection of a player: frames to it go through a queue that one task
-    writes to the socket (``send``)."""
+    """One live connection of a player: frames to it are texts put on a queue that one
+    task writes to the socket (``send``: the same text object for every client of a
+    broadcast)."""
 
-    def __init__(self, player: str, send: Callable[[Dict[str, Any]], None]) -> None:
+    def __init__(self, player: str, send: Callable[[str], None]) -> None:
         self.player = player
         self.send = send
 
@@ -57,9 +56,10 @@ class Room:
         stored: the room as saved.
         store: the database.
         executor: where database calls run (one thread for SQLite).
+        max_spectators: connections of people not seated (:meth:`admit` refuses more).
     """
 
-    def __init__(self, stored: StoredRoom, store: Store, executor: Executor) -> None:
+    def __init__(self, stored: StoredRoom, store: Store, executor: Executor, *, max_spectators: int = 50) -> None:
         self.id = stored.id
         self.config = RoomConfig.from_dict(stored.config)
         self.store = store
@@ -76,6 +76,12 @@ class Room:
         self.accounts: Dict[str, int] = {}
         self.next_start = time.time()
         self.task: Optional[asyncio.Task[None]] = None
+        self.max_spectators = max_spectators
+        self.connections = 0  # live clients
+        self.reserved = 0  # admitted joins not connected yet
+        self.pins = 0  # connections holding the room in memory (app.py)
+        self.shown: Set[str] = set()  # players sent a `you` frame by the last publish
+        self.last_used = time.monotonic()
         now = time.time()
         for p in self.table.players:
             self.offline_since.setdefault(p, now)
@@ -130,6 +136,7 @@ class Room:
 
     def attach(self, client: Client) -> None:
         self.clients.setdefault(client.player, set()).add(client)
+        self.connections += 1
         self.offline_since.pop(client.player, None)
 
     @property
@@ -146,41 +153,108 @@ class Room:
     def online(self, player: str) -> bool:
         return bool(self.clients.get(player))
 
-    async def publish(self) -> None:
-        """Sends every client its own view of the room."""
+    # ------------------------------------------------------------------ capacity
+
+    def spectators(self) -> int:
+        """Live connections of people not at the table (counted from the seats: O(seats))."""
+        seated = sum(len(self.clients.get(p, ())) for p in self.players)
+        return self.connections - seated
+
+    def admit(self, player: Optional[str]) -> None:
+        """Reserves a place for a connection of ``player`` (``None``: a new player) before
+        its join or resume is done: people at the table, dealt in or waiting always get
+        one; a spectator only while the room has fewer than ``max_spectators``.
+
+        Raises:
+            GameError: ``room_full``.
+        """
+        keeps_place = player is not None and (
+            player in self.players or player in self.waiting or (
+                self.table.round is not None and player in self.table.round.players
+            )
+        )
+        if not keeps_place and self.spectators() + self.reserved >= self.max_spectators:
+            raise GameError(f"room {self.id} has {self.max_spectators} spectators", code="room_full")
+        self.reserved += 1
+
+    def cancel_admit(self) -> None:
+        """Gives back a place :meth:`admit` reserved for a join that did not complete."""
+        self.reserved = max(0, self.reserved - 1)
+
+    def idle(self) -> bool:
+        """Whether the room can leave memory: no connection holds it, no round is in
+        progress and nobody waits for a seat (its state is all in the database)."""
+        return self.pins == 0 and self.reserved == 0 and self.table.round is None and not self.waiting
+
+    async def close(self) -> None:
+        """Stops the clock (between two of its steps) before the room leaves memory."""
+        if self.task is None:
+            return
+        async with self.lock:
+            self.task.cancel()
+        try:
+            await self.task
+        except (asyncio.CancelledError, Exception):
+            pass
+
+    # ------------------------------------------------------------------ frames
+
+    def public_text(self) -> str:
+        """The ``state`` frame, serialized once for everyone in the room."""
+        left = None if self.deadline is None or self.table.round is None else self.deadline - time.time()
+        frame = state_frame(
+            self.id,
+            self.table,
+            names=self.names,
+            online={p: self.online(p) for p in self.players},
+            deadline_in=left,
+            ladders=(self.config.money_ladder, self.config.points_ladder),
+        )
+        return encode_text(frame)
+
+    def broadcast_text(self, text: str) -> None:
+        """Queues one serialized frame to every connection of the room."""
+        for clients in self.clients.values():
+            for client in clients:
+                client.send(text)
+
+    async def publish(self, also: Tuple[str, ...] = ()) -> None:
+        """Sends everyone the room's ``state`` (made once) and the ``you`` frame to each
+        player whose own view may have changed: the seated, those dealt in or waiting now
+        or at the last publish, and ``also``."""
         await self.learn_names(list(self.players))
-        for player, clients in list(self.clients.items()):
-            if not clients:
-                continue
-            frame = await self.view(player)
-            for client in list(clients):
-                client.send(frame)
+        self.broadcast_text(self.public_text())
+        now = set(self.players) | set(self.waiting)
+        if self.table.round is not None:
+            now |= {cast(str, p) for p in self.table.round.players}
+        targets = now | self.shown | set(also)
+        self.shown = now
+        for player in targets:
+            await self.send_you(player)
+
+    async def send_you(self, player: str) -> None:
+        """The player's ``you`` frame, to each of its connections."""
+        clients = self.clients.get(player)
+        if not clients:
+            return
+        account = await self.account(player)
+        frame = you_frame(
+            self.table,
+            viewer=player,
+            name=self.names.get(player, ""),
+            account=account,
+            waiting=player in self.waiting,
+        )
+        text = encode_text(frame)
+        for client in list(clients):
+            client.send(text)
 
     async def account(self, player: str) -> int:
-        """The player's account (money not at the table), cached: only this room moves it."""
+        """The player's account (money not at the table), cached; read again on every
+        connect and sit."""
         if player not in self.accounts:
             self.accounts[player] = await self.db(self.store.balance, player)
         return self.accounts[player]
-
-    async def view(self, player: str) -> Dict[str, Any]:
-        account = await self.account(player)
-        left = None if self.deadline is None else self.deadline - time.time()
-        return state_frame(
-            self.id,
-            self.table,
-            viewer=player,
-            names=self.names,
-            online={p: self.online(p) for p in self.players},
-            account=account,
-            deadline_in=left if self.table.round is not None else None,
-            ladders=(self.config.money_ladder, self.config.points_ladder),
-            waiting=player in self.waiting,
-        )
-
-    def broadcast(self, frame: Dict[str, Any]) -> None:
-        for clients in self.clients.values():
-            for client in list(clients):
-                client.send(frame)
 
     def _round_seat(self, player: str) -> int:
         try:
@@ -191,15 +265,26 @@ class Room:
     # ------------------------------------------------------------------ connections
 
     async def connect(self, client: Client) -> None:
-        """A client came (join or resume): back in its seat if it was disconnected (断线重连)."""
+        """A client came (join or resume, after :meth:`admit`): back in its seat if it was
+        disconnected (断线重连). Everyone sees the seat online again; a spectator is only
+        sent the room. Wakes the clock: a player back may make the room playable."""
         async with self.lock:
+            self.reserved = max(0, self.reserved - 1)
             self.attach(client)
             player = client.player
-            if player in self.table.players and self.table.player(player).disconnected:
+            seated = player in self.table.players
+            if seated and self.table.player(player).disconnected:
                 self.table.reconnect(player)
                 await self.commit()
+            self.accounts.pop(player, None)
             await self.learn_names([player])
-        await self.publish()
+            self.last_used = time.monotonic()
+        if seated:
+            await self.publish(also=(player,))
+        else:
+            client.send(self.public_text())
+            await self.send_you(player)
+        self.changed.set()
 
     async def disconnect(self, client: Client) -> None:
         """A client's socket closed. When it was the player's last: during a round it is
@@ -207,20 +292,27 @@ class Room:
         ``grace_seconds`` for it."""
         async with self.lock:
             clients = self.clients.get(client.player, set())
+            if client not in clients:
+                return
             clients.discard(client)
+            self.connections -= 1
+            self.last_used = time.monotonic()
             if clients:
                 return
             player = client.player
+            del self.clients[player]
             self.offline_since[player] = time.time()
             self.waiting.pop(player, None)
+            seated = player in self.table.players
             rnd = self.table.round
             if rnd is not None and player in rnd.players:
                 seat = rnd.players.index(player)
-                info = self.table.player(player) if player in self.table.players else None
+                info = self.table.player(player) if seated else None
                 if info is not None and not info.left and not info.disconnected and seat in rnd.present:
                     self.table.disconnect(player)
                     await self.commit()
-        await self.publish()
+        if seated:
+            await self.publish()
         self.changed.set()
 
     # ------------------------------------------------------------------ actions
@@ -231,7 +323,9 @@ class Room:
         async with self.lock:
             if player in self.table.players:
                 raise GameError(f"{self.names.get(player, player)} is already seated", code="seated")
-            account = await self.account(player)
+            if player in self.waiting:
+                raise GameError(f"{player} already waits for a seat", code="seated")
+            self.accounts[player] = account = await self.db(self.store.balance, player)
             amount = account if buy_in is None else buy_in
             if amount > account:
                 raise GameError(f"the account holds {account}, not {amount}", code="insufficient_funds")
@@ -247,7 +341,7 @@ class Room:
             if (seat is None and not free) or (seat is not None and seat not in free):
                 ai = [p for p in self.players if is_ai(p)]
                 target = self.seats[seat] if seat is not None else (ai[-1] if ai else None)
-                if target is None or not is_ai(target):
+                if target is None or not is_ai(target) or len(self.waiting) >= self.table.size:
                     raise GameError("the table is full", code="table_full")
                 if self.table.round is None:
                     await self._stand_up(target)
@@ -260,7 +354,7 @@ class Room:
                 self.table.sit(player, seat, balance=amount)
                 await self.commit([Move(player, -amount, "sit")])
             result = {"queued": queued}
-        await self.publish()
+        await self.publish(also=(player,))
         self.changed.set()
         return result
 
@@ -282,7 +376,7 @@ class Room:
             else:
                 await self._stand_up(player)
                 later = False
-        await self.publish()
+        await self.publish(also=(player,))
         self.changed.set()
         return {"after_round": later}
 
@@ -341,6 +435,9 @@ class Room:
         deadline. A step that fails (the database refused a change) is logged, the room is
         read back from the database, and the clock tries again a second later."""
         while True:
+            # Cleared before the step, never after the wait: a change that comes while the
+            # step runs (or as the wait times out) must wake the next wait.
+            self.changed.clear()
             try:
                 async with self.lock:
                     wait = await self.step()
@@ -359,7 +456,6 @@ class Room:
                     await asyncio.wait_for(self.changed.wait(), timeout=wait)
                 except asyncio.TimeoutError:
                     pass
-            self.changed.clear()
 
     async def step(self) -> Optional[float]:
         """Advances the room if it is due; returns seconds until it is worth looking
@@ -475,5 +571,5 @@ class Room:
         self.deadline = None
         await self.commit(moves, round_no=number, settlement=frame)
         self.next_start = time.time() + self.config.pause_seconds
-        self.broadcast(frame)
+        self.broadcast_text(encode_text(frame))
         await self.publish()

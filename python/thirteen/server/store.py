@@ -1,14 +1,20 @@
 """The database of ``thirteen serve`` (SQLAlchemy Core): rooms, accounts, sessions, the
-ledger and one row per settled round.
+ledger, one row per settled round, the play-money grants per address and the operator
+tokens used.
 
 Every change of a room is one transaction: the room's saved :class:`~thirteen.Table`
 (``Table.to_json``) with a version check (a writer holding an older version is refused:
 :class:`StaleState`), the money it moves between accounts and seats, and, when a round
 finishes, its settlement row. ``settlements`` has a unique ``(room, round_no)``: a round
 pays out once, even when two workers or a retry try twice (:class:`AlreadySettled`).
-Money is conserved: every unit of money is minted into an account once (``ledger``
-kind ``"mint"``) and then only moves: accounts + seated balances + the house (the rake)
-= minted.
+Money is conserved: every unit of money enters an account once (``ledger`` kind
+``"mint"`` for play money and AI bankrolls, ``"deposit"`` for an operator token's buy-in)
+and then only moves: accounts + seated balances + the house (the rake) = minted.
+
+Every public method is one transaction (``engine.begin()``) or one read: the boundaries a
+change is all-or-nothing within. Opening an account is one: the name (unique by
+:func:`~thirteen.server.names.name_key`), the grant or the token's ``jti``, the money and
+the session, or none of them.
 
 The default database is an SQLite file (WAL journal, ``synchronous=NORMAL``: a committed
 change survives the server process being killed); any SQLAlchemy URL works
@@ -33,33 +39,53 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    case,
     create_engine,
+    delete,
     event,
     func,
+    inspect,
     insert,
+    or_,
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import IntegrityError
 
 from thirteen.errors import ThirteenError
+from thirteen.server.names import name_key
 
 __all__ = [
     "Store",
     "StoredRoom",
+    "StoredSession",
     "StoreError",
     "StaleState",
     "AlreadySettled",
     "InsufficientFunds",
+    "NameTaken",
+    "NoGrant",
+    "TokenReplayed",
     "Move",
     "HOUSE",
+    "SCHEMA",
+    "masked_url",
 ]
 
 #: The account the rake (服务费) is paid to.
 HOUSE = "house"
+#: The version of the tables below; a database made by another version is refused.
+SCHEMA = "2"
 
 metadata = MetaData()
+
+meta = Table(
+    "meta",
+    metadata,
+    Column("key", String(40), primary_key=True),
+    Column("value", Text, nullable=False),
+)
 
 rooms = Table(
     "rooms",
@@ -68,27 +94,47 @@ rooms = Table(
     Column("config", Text, nullable=False),
     Column("state", Text, nullable=False),
     Column("version", Integer, nullable=False),
-    Column("deadline", Float, nullable=True),
+    Column("deadline", Float, nullable=True, index=True),
     Column("updated", Float, nullable=False),
 )
 
 accounts = Table(
     "accounts",
     metadata,
-    Column("player", String(40), primary_key=True),
+    Column("player", String(80), primary_key=True),
     Column("name", String(40), nullable=False),
+    # what makes two names the same (names.name_key) for people; the player id otherwise
+    Column("name_key", String(100), nullable=False, unique=True),
     Column("kind", String(8), nullable=False),
     Column("balance", BigInteger, nullable=False),
+    Column("created", Float, nullable=False),
 )
 
 sessions = Table(
     "sessions",
     metadata,
     Column("id", String(40), primary_key=True),
-    Column("secret", String(64), nullable=False),
-    Column("player", String(40), ForeignKey("accounts.player"), nullable=False),
+    # the session's P-256 public key: it checks a resume proof and cannot make one
+    Column("public_key", String(130), nullable=False),
+    Column("player", String(80), ForeignKey("accounts.player"), nullable=False),
     Column("room", String(40), nullable=False),
     Column("created", Float, nullable=False),
+)
+
+grants = Table(
+    "grants",
+    metadata,
+    Column("address", String(64), primary_key=True),
+    Column("window_start", Float, nullable=False),
+    Column("count", Integer, nullable=False),
+)
+
+token_uses = Table(
+    "token_uses",
+    metadata,
+    Column("jti", String(128), primary_key=True),
+    Column("player", String(80), nullable=False),
+    Column("expires", Float, nullable=False, index=True),
 )
 
 settlements = Table(
@@ -106,7 +152,7 @@ ledger = Table(
     "ledger",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("player", String(40), nullable=False),
+    Column("player", String(80), nullable=False),
     Column("room", String(40), nullable=True),
     Column("round_no", Integer, nullable=True),
     Column("kind", String(12), nullable=False),
@@ -139,6 +185,24 @@ class InsufficientFunds(StoreError):
     kind = "insufficient_funds"
 
 
+class NameTaken(StoreError):
+    """Another person's account has this name (by :func:`~thirteen.server.names.name_key`)."""
+
+    kind = "name_taken"
+
+
+class NoGrant(StoreError):
+    """The client address had as many starting balances as it may in the window."""
+
+    kind = "no_grant"
+
+
+class TokenReplayed(StoreError):
+    """An operator token (its ``jti``) was used before."""
+
+    kind = "token_replayed"
+
+
 @dataclass(frozen=True)
 class Move:
     """Money into (``amount`` > 0) or out of (< 0) an account, in minor currency units,
@@ -164,6 +228,24 @@ class StoredRoom:
     deadline: Optional[float]
 
 
+@dataclass(frozen=True)
+class StoredSession:
+    """A session as saved: its public key, player, the player's name and the room."""
+
+    public_key: str
+    player: str
+    name: str
+    room: str
+
+
+def masked_url(url: str) -> str:
+    """A database URL fit to print or log: its password replaced by ``***``."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL SQLAlchemy reads: show its scheme only
+        return url.split(":", 1)[0] + ":…"
+
+
 class Store:
     """The server's database.
 
@@ -178,16 +260,36 @@ class Store:
         kwargs: Dict[str, Any] = {}
         if self.sqlite:
             kwargs["connect_args"] = {"timeout": 30, "check_same_thread": False}
+        else:
+            kwargs["pool_pre_ping"] = True
         self.engine: Engine = create_engine(url, **kwargs)
         if self.sqlite:
             _sqlite_pragmas(self.engine)
+        self._check_schema()
         metadata.create_all(self.engine)
         with self.engine.begin() as conn:
-            if conn.execute(select(accounts.c.player).where(accounts.c.player == HOUSE)).first() is None:
-                try:
-                    conn.execute(insert(accounts).values(player=HOUSE, name="house", kind="house", balance=0))
-                except IntegrityError:  # another worker made it first
-                    pass
+            for key, value in (("schema", SCHEMA),):
+                _insert_missing(conn, meta, {"key": key, "value": value})
+            _insert_missing(
+                conn,
+                accounts,
+                {"player": HOUSE, "name": "house", "name_key": HOUSE, "kind": "house", "balance": 0, "created": time.time()},
+            )
+
+    def _check_schema(self) -> None:
+        """Refuses a database made by another version of these tables (StoreError)."""
+        names = set(inspect(self.engine).get_table_names())
+        if "accounts" not in names:
+            return
+        found = None
+        if "meta" in names:
+            with self.engine.connect() as conn:
+                found = conn.execute(select(meta.c.value).where(meta.c.key == "schema")).scalar()
+        if found != SCHEMA:
+            raise StoreError(
+                f"the database {masked_url(self.url)} has tables of schema {found or 1}, this server "
+                f"uses schema {SCHEMA}: start it on a new database"
+            )
 
     def close(self) -> None:
         """Closes the connection pool."""
@@ -196,32 +298,132 @@ class Store:
     # ------------------------------------------------------------------ accounts, sessions
 
     def new_player(self, player: str, name: str, kind: str, balance: int) -> None:
-        """Creates an account with ``balance`` minted into it."""
+        """Creates an account with ``balance`` minted into it (AI seats, tests). A person's
+        (``kind == "human"``) name must be free (:class:`NameTaken`)."""
         now = time.time()
         with self.engine.begin() as conn:
-            conn.execute(insert(accounts).values(player=player, name=name, kind=kind, balance=balance))
-            conn.execute(
-                insert(ledger).values(player=player, kind="mint", amount=balance, created=now)
-            )
+            self._insert_account(conn, player, name, kind, now)
+            self._credit(conn, player, balance, "mint", now)
 
-    def new_session(self, session: str, secret: str, player: str, room: str) -> None:
-        """Binds a session (id and secret) to a player and a room."""
+    def open_play_account(
+        self,
+        *,
+        player: str,
+        name: str,
+        session: str,
+        public_key: str,
+        room: str,
+        address: str,
+        amount: int,
+        window: float,
+        per_address: int,
+    ) -> None:
+        """A play-money account, its starting balance and its session, in one transaction.
+
+        The starting balance is granted at most ``per_address`` times per client
+        ``address`` in a fixed window of ``window`` seconds (the window starts at the
+        address's first grant after the last window ended).
+
+        Raises:
+            NameTaken: a person already has this name.
+            NoGrant: the address had its grants in this window (nothing is created).
+        """
+        now = time.time()
         with self.engine.begin() as conn:
-            conn.execute(
-                insert(sessions).values(
-                    id=session, secret=secret, player=player, room=room, created=time.time()
+            self._insert_account(conn, player, name, "human", now)
+            _insert_missing(conn, grants, {"address": address, "window_start": now, "count": 0})
+            ended = grants.c.window_start < now - window
+            done = conn.execute(
+                update(grants)
+                .where(grants.c.address == address, or_(ended, grants.c.count < per_address))
+                .values(
+                    count=case((ended, 1), else_=grants.c.count + 1),
+                    window_start=case((ended, now), else_=grants.c.window_start),
                 )
             )
+            if done.rowcount != 1:
+                raise NoGrant(f"address {address} had {per_address} grants in the last {window} s")
+            self._credit(conn, player, amount, "mint", now)
+            self._insert_session(conn, session, public_key, player, room, now)
 
-    def session(self, session: str) -> Optional[Tuple[str, str, str, str]]:
-        """``(secret, player, name, room)`` of a session, or ``None``."""
+    def open_token_account(
+        self,
+        *,
+        player: str,
+        name: str,
+        deposit: int,
+        jti: str,
+        expires: float,
+        session: str,
+        public_key: str,
+        room: str,
+    ) -> None:
+        """An operator token's join, in one transaction: the token used once (``jti``), the
+        account made (or its name brought up to date), ``deposit`` credited, the session.
+
+        Raises:
+            TokenReplayed: the token was used before.
+            NameTaken: another person has this name.
+        """
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(delete(token_uses).where(token_uses.c.expires < now - 86_400))
+            try:
+                with conn.begin_nested():
+                    conn.execute(insert(token_uses).values(jti=jti, player=player, expires=expires))
+            except IntegrityError:
+                raise TokenReplayed(f"token {jti!r} was used before") from None
+            found = conn.execute(select(accounts.c.name).where(accounts.c.player == player)).first()
+            if found is None:
+                self._insert_account(conn, player, name, "human", now)
+            elif found[0] != name:
+                try:
+                    with conn.begin_nested():
+                        conn.execute(
+                            update(accounts)
+                            .where(accounts.c.player == player)
+                            .values(name=name, name_key=name_key(name))
+                        )
+                except IntegrityError:
+                    raise NameTaken(f"the name {name!r} is taken") from None
+            self._credit(conn, player, deposit, "deposit", now)
+            self._insert_session(conn, session, public_key, player, room, now)
+
+    @staticmethod
+    def _insert_account(conn: Connection, player: str, name: str, kind: str, now: float) -> None:
+        key = name_key(name) if kind == "human" else player
+        try:
+            with conn.begin_nested():
+                conn.execute(
+                    insert(accounts).values(
+                        player=player, name=name, name_key=key, kind=kind, balance=0, created=now
+                    )
+                )
+        except IntegrityError:
+            raise NameTaken(f"the name {name!r} (or the account {player!r}) is taken") from None
+
+    @staticmethod
+    def _credit(conn: Connection, player: str, amount: int, kind: str, now: float) -> None:
+        conn.execute(
+            update(accounts).where(accounts.c.player == player).values(balance=accounts.c.balance + amount)
+        )
+        conn.execute(insert(ledger).values(player=player, kind=kind, amount=amount, created=now))
+
+    @staticmethod
+    def _insert_session(conn: Connection, session: str, public_key: str, player: str, room: str, now: float) -> None:
+        conn.execute(
+            insert(sessions).values(id=session, public_key=public_key, player=player, room=room, created=now)
+        )
+
+    def session(self, session: str) -> Optional[StoredSession]:
+        """The saved session, or ``None``."""
         with self.engine.connect() as conn:
             row = conn.execute(
-                select(sessions.c.secret, sessions.c.player, accounts.c.name, sessions.c.room)
+                select(sessions.c.public_key, sessions.c.player, accounts.c.name, sessions.c.room)
                 .join(accounts, accounts.c.player == sessions.c.player)
                 .where(sessions.c.id == session)
             ).first()
-        return None if row is None else (row[0], row[1], row[2], row[3])
+        return None if row is None else StoredSession(row[0], row[1], row[2], row[3])
 
     def balance(self, player: str) -> int:
         """The account's balance (money not at a table)."""
@@ -271,10 +473,19 @@ class Store:
             row = conn.execute(select(rooms).where(rooms.c.id == room)).first()
         return None if row is None else _stored(row)
 
-    def rooms(self) -> List[StoredRoom]:
-        """Every saved room."""
+    def rooms_in_play(self, limit: int) -> List[StoredRoom]:
+        """Up to ``limit`` saved rooms with a round in progress (a clock deadline), the
+        soonest deadline first: what a server loads when it starts."""
         with self.engine.connect() as conn:
-            return [_stored(r) for r in conn.execute(select(rooms).order_by(rooms.c.id))]
+            rows = conn.execute(
+                select(rooms).where(rooms.c.deadline.is_not(None)).order_by(rooms.c.deadline).limit(limit)
+            )
+            return [_stored(r) for r in rows]
+
+    def room_count(self) -> int:
+        """How many rooms are saved."""
+        with self.engine.connect() as conn:
+            return int(conn.execute(select(func.count()).select_from(rooms)).scalar_one())
 
     def commit(
         self,
@@ -369,18 +580,37 @@ class Store:
             ).first()
         return None if row is None else json.loads(row[0])
 
-    def minted(self) -> int:
-        """All money ever minted into accounts."""
+    def minted(self, kind: Optional[str] = None) -> int:
+        """All money ever put into accounts (``mint`` and ``deposit``); with ``kind``, into
+        accounts of that kind only (``"human"``, ``"ai"``)."""
+        query = select(func.coalesce(func.sum(ledger.c.amount), 0)).where(
+            ledger.c.kind.in_(("mint", "deposit"))
+        )
+        if kind is not None:
+            query = query.join(accounts, accounts.c.player == ledger.c.player).where(accounts.c.kind == kind)
         with self.engine.connect() as conn:
-            total = conn.execute(
-                select(func.coalesce(func.sum(ledger.c.amount), 0)).where(ledger.c.kind == "mint")
-            ).scalar_one()
-        return int(total)
+            return int(conn.execute(query).scalar_one())
+
+    def accounts_of(self, kind: str) -> int:
+        """How many accounts of ``kind`` there are."""
+        with self.engine.connect() as conn:
+            return int(
+                conn.execute(select(func.count()).select_from(accounts).where(accounts.c.kind == kind)).scalar_one()
+            )
 
     def account_total(self) -> int:
         """The money in all accounts (the house included), not counting seated balances."""
         with self.engine.connect() as conn:
             return int(conn.execute(select(func.coalesce(func.sum(accounts.c.balance), 0))).scalar_one())
+
+
+def _insert_missing(conn: Connection, table: Table, values: Dict[str, Any]) -> None:
+    """Inserts a row unless its key is there (another worker may insert it at once)."""
+    try:
+        with conn.begin_nested():
+            conn.execute(insert(table).values(**values))
+    except IntegrityError:
+        pass
 
 
 def _stored(row: Any) -> StoredRoom:

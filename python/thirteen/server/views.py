@@ -1,9 +1,9 @@
-"""What each client is shown: the ``state`` frame of one viewer and the ``result`` frame.
+"""What each client is shown: the ``state`` frame (the same for everyone in the room), the
+``you`` frame (one viewer's own) and the ``result`` frame.
 
 The one rule of this module: before the reveal a viewer sees only its own cards. The
-``state`` frame holds the viewer's own hand and play and, for the other seats, only
-whether they have played; the ``result`` frame, sent after the round is settled, holds
-every seat's play.
+``state`` frame holds no card; the ``you`` frame holds the viewer's own hand and play; the
+``result`` frame, sent after the round is settled, holds every seat's play.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from thirteen import Arrangement, PlayerId, Declaration, Table, TableRound, TableRoundReport, format_cards, level_for
 
-__all__ = ["state_frame", "result_frame", "play_dict", "is_ai"]
+__all__ = ["state_frame", "you_frame", "result_frame", "play_dict", "is_ai"]
 
 
 def is_ai(player: Any) -> bool:
@@ -46,17 +46,15 @@ def state_frame(
     room: str,
     table: Table,
     *,
-    viewer: Optional[str],
     names: Mapping[PlayerId, str],
     online: Mapping[PlayerId, bool],
-    account: Optional[int],
     deadline_in: Optional[float],
     ladders: Tuple[str, str],
-    waiting: bool = False,
 ) -> Dict[str, Any]:
-    """The room as ``viewer`` may see it (see the module doc); ``names`` are display names,
-    ``online`` whether a player has a live connection, ``account`` the viewer's money not at
-    the table, ``deadline_in`` seconds left on the clock."""
+    """The room as everyone in it sees it: the same frame for every viewer, made once per
+    change and sent to all. It holds no card: for the seats dealt in, only whether they
+    have played (and given). ``names`` are display names, ``online`` whether a player has
+    a live connection, ``deadline_in`` seconds left on the clock."""
     rules = table.rules
     rnd: Optional[TableRound] = table.round
     round_players = rnd.players if rnd is not None else ()
@@ -86,15 +84,6 @@ def state_frame(
             entry["played"] = s in rnd.submissions or s in rnd.surrendered
             entry["gave"] = s in rnd.given
         seats.append(entry)
-    you: Dict[str, Any] = {
-        "player": viewer,
-        "name": names.get(viewer, "") if viewer else "",
-        "seat": None,
-        "account": account,
-        "waiting": waiting,
-    }
-    if viewer is not None and viewer in table.seats:
-        you["seat"] = table.seats.index(viewer)
     round_view: Optional[Dict[str, Any]] = None
     if rnd is not None:
         round_view = {
@@ -103,17 +92,6 @@ def state_frame(
             "deadline_in": None if deadline_in is None else max(0.0, round(deadline_in, 1)),
             "players": len(round_players),
         }
-        if viewer is not None and viewer in round_players:
-            s = round_players.index(viewer)
-            round_view["seat"] = s
-            if s not in rnd.escaped:
-                round_view["hand"] = format_cards(list(rnd.hand(s)))
-            sub = rnd.submissions.get(s)
-            round_view["play"] = None if sub is None else play_dict(sub)
-            round_view["surrendered"] = s in rnd.surrendered
-            round_view["auto"] = rnd.auto_reasons.get(s)
-            gift = rnd.given.get(s)
-            round_view["given"] = None if gift is None else format_cards(list(gift))
     return {
         "type": "state",
         "room": room,
@@ -128,9 +106,46 @@ def state_frame(
         "stake": table.stake,
         "min_balance": table.min_balance,
         "seats": seats,
-        "you": you,
         "round": round_view,
     }
+
+
+def you_frame(
+    table: Table,
+    *,
+    viewer: str,
+    name: str,
+    account: Optional[int],
+    waiting: bool,
+) -> Dict[str, Any]:
+    """What only ``viewer`` sees: its seat, account (money not at the table), whether it
+    waits for a seat, and, when dealt in to the round, its own hand, play, gift and how it
+    was played (代打 reason)."""
+    rnd: Optional[TableRound] = table.round
+    you: Dict[str, Any] = {
+        "type": "you",
+        "player": viewer,
+        "name": name,
+        "seat": table.seats.index(viewer) if viewer in table.seats else None,
+        "account": account,
+        "waiting": waiting,
+        "round": None,
+    }
+    if rnd is not None and viewer in rnd.players:
+        s = rnd.players.index(viewer)
+        sub = rnd.submissions.get(s)
+        gift = rnd.given.get(s)
+        you["round"] = {
+            "number": table.rounds_played + 1,
+            "phase": rnd.phase,
+            "seat": s,
+            "hand": None if s in rnd.escaped else format_cards(list(rnd.hand(s))),
+            "play": None if sub is None else play_dict(sub),
+            "surrendered": s in rnd.surrendered,
+            "auto": rnd.auto_reasons.get(s),
+            "given": None if gift is None else format_cards(list(gift)),
+        }
+    return you
 
 
 def result_frame(

@@ -10,19 +10,46 @@ const $ = (id) => document.getElementById(id);
 const enc = new TextEncoder();
 
 const S = {
-  ws: null, nonce: null, session: null, secret: null, key: null, seq: 0,
-  chain: Promise.resolve(), state: null, hand: [], handText: "", lanes: { front: [], middle: [], back: [] },
+  ws: null, nonce: null, session: null, privateKey: null, connKey: null, key: null, seq: 0, mode: "play",
+  chain: Promise.resolve(), state: null, you: null, hand: [], handText: "", lanes: { front: [], middle: [], back: [] },
   active: "front", pending: {}, selected: new Set(), special: null, clockAt: 0, clockLeft: null, reveal: 0,
 };
 
-// ---------------------------------------------------------------- signing (HMAC-SHA256)
+// ---------------------------------------------------------------- keys and signatures
+// The session is an ECDSA P-256 key pair made here; its private key cannot be exported and
+// stays in this browser's IndexedDB. The server keeps only the public key. Each connection
+// signs its messages with HMAC-SHA256 under the key the server sends in `welcome`.
+
+const hex = (buf) => Array.from(new Uint8Array(buf), (b) => b.toString(16).padStart(2, "0")).join("");
+const unhex = (text) => new Uint8Array(text.match(/../g).map((h) => parseInt(h, 16)));
+
+function keyStore(mode, work) {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open("thirteen", 1);
+    open.onupgradeneeded = () => open.result.createObjectStore("sessions");
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const tx = open.result.transaction("sessions", mode);
+      const req = work(tx.objectStore("sessions"));
+      tx.oncomplete = () => resolve(req.result);
+      tx.onerror = () => reject(tx.error);
+    };
+  });
+}
+const saveSession = (record) => keyStore("readwrite", (st) => st.put(record, "current"));
+const loadSession = () => keyStore("readonly", (st) => st.get("current"));
+const forgetSession = () => keyStore("readwrite", (st) => st.delete("current"));
 
 async function hmacHex(text) {
   if (!S.key) {
-    S.key = await crypto.subtle.importKey("raw", enc.encode(S.secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    S.key = await crypto.subtle.importKey("raw", unhex(S.connKey), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   }
-  const sig = await crypto.subtle.sign("HMAC", S.key, enc.encode(text));
-  return Array.from(new Uint8Array(sig), (b) => b.toString(16).padStart(2, "0")).join("");
+  return hex(await crypto.subtle.sign("HMAC", S.key, enc.encode(text)));
+}
+
+async function resumeProof() {
+  const data = enc.encode(`thirteen resume\n${S.nonce}\n${S.session}`);
+  return hex(await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, S.privateKey, data));
 }
 
 // Sends one action, signed; sends are chained so sequence numbers leave in order.
@@ -45,6 +72,7 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   S.ws = new WebSocket(`${proto}//${location.host}/ws`);
   S.seq = 0;
+  S.key = null;
   S.ws.onmessage = (ev) => onFrame(JSON.parse(ev.data));
   S.ws.onclose = () => {
     log("connection closed; reconnecting…");
@@ -56,21 +84,24 @@ async function onFrame(f) {
   switch (f.type) {
     case "hello":
       S.nonce = f.nonce;
-      if (S.session && S.secret) {
-        S.ws.send(JSON.stringify({ type: "resume", session: S.session, proof: await hmacHex(`resume\n${S.nonce}`) }));
+      S.mode = f.accounts;
+      if (S.session && S.privateKey) {
+        S.ws.send(JSON.stringify({ type: "resume", protocol: 2, session: S.session, proof: await resumeProof() }));
       }
       break;
     case "welcome":
-      if (f.secret) {
-        S.session = f.session; S.secret = f.secret; S.key = null;
-        localStorage.setItem("thirteen.session", JSON.stringify({ session: f.session, secret: f.secret, room: f.room }));
+      S.connKey = f.key; S.key = null;
+      if (S.session !== f.session) {
+        S.session = f.session;
+        await saveSession({ session: f.session, privateKey: S.privateKey, room: f.room });
       }
       $("join-panel").hidden = true;
       $("game").hidden = false;
       log(`welcome, ${f.name}: room ${f.room}`);
       if (S.autoSit) { S.autoSit = false; send({ type: "sit" }); }
       break;
-    case "state": onState(f); break;
+    case "state": S.state = f; render(); break;
+    case "you": S.you = f; render(); break;
     case "result": onResult(f); break;
     case "hints": showHints(f.hints); break;
     case "checked": showCheck(f); break;
@@ -93,8 +124,8 @@ function onError(f) {
   if (f.seq) delete S.pending[f.seq];
   if (!S.session) { $("join-error").textContent = f.message; return; }
   if (f.code === "unknown_session" || f.code === "bad_proof") {
-    localStorage.removeItem("thirteen.session");
-    S.session = null; S.secret = null;
+    forgetSession();
+    S.session = null; S.privateKey = null;
     $("join-panel").hidden = false; $("game").hidden = true;
   }
   say(`${what ? what + ": " : ""}${f.message}`);
@@ -103,33 +134,36 @@ function onError(f) {
 
 // ---------------------------------------------------------------- state
 
-function onState(st) {
-  S.state = st;
+// The room (`state`, the same for everyone) and what only this player sees (`you`: the
+// seat, the account, the own hand and play) are two frames; the page shows both.
+function render() {
+  const st = S.state, you = S.you;
+  if (!st || !you) return;
   $("where").textContent = `room ${st.room} · ${st.rules.name} · stake ${st.stake}`;
-  const you = st.you;
   const seatInfo = you.seat !== null ? st.seats[you.seat] : null;
   $("me").textContent = `${you.name} · account ${fmt(you.account)}` + (seatInfo ? ` · at the table ${fmt(seatInfo.balance)} · ${seatInfo.levels.money.title}` : "");
-  renderSeats(st);
+  renderSeats(st, you);
   const r = st.round;
+  const mine = you.round && r && you.round.number === r.number ? you.round : null;
   $("sit").hidden = you.seat !== null || you.waiting;
   $("stand").hidden = you.seat === null;
-  $("surrender").hidden = !(st.rules.surrender && r && r.hand && !r.play);
-  $("give").hidden = !(r && r.phase === "swap" && r.hand);
+  $("surrender").hidden = !(st.rules.surrender && mine && mine.hand && !mine.play);
+  $("give").hidden = !(r && r.phase === "swap" && mine && mine.hand);
   if (r) {
     S.clockLeft = r.deadline_in; S.clockAt = performance.now();
-    if (r.phase === "swap") $("phase").textContent = r.hand ? `Round ${r.number}: swap — select up to ${st.rules.swap} cards to give (换三张)` : `Round ${r.number}: swapping`;
-    else if (!r.hand) $("phase").textContent = `Round ${r.number} in progress (you are not dealt in)`;
-    else if (r.play || r.surrendered) $("phase").textContent = `Round ${r.number}: played${r.auto ? " by the engine (代打)" : ""} — waiting for the others`;
+    if (r.phase === "swap") $("phase").textContent = mine && mine.hand ? `Round ${r.number}: swap — select up to ${st.rules.swap} cards to give (换三张)` : `Round ${r.number}: swapping`;
+    else if (!mine || !mine.hand) $("phase").textContent = `Round ${r.number} in progress (you are not dealt in)`;
+    else if (mine.play || mine.surrendered) $("phase").textContent = `Round ${r.number}: played${mine.auto ? " by the engine (代打)" : ""} — waiting for the others`;
     else $("phase").textContent = `Round ${r.number}: arrange your hand`;
   } else {
     S.clockLeft = null;
     $("phase").textContent = you.seat === null ? "Sit down to play." : "Waiting for the next deal…";
   }
-  const handText = r && r.hand ? `${r.number}|${r.phase}|${r.hand}` : "";
+  const handText = mine && mine.hand ? `${mine.number}|${mine.phase}|${mine.hand}` : "";
   if (handText !== S.handText) {
     S.handText = handText;
-    if (handText && r.phase !== "swap" && S.revealedRound !== r.number) $("reveal").hidden = true;
-    S.hand = r && r.hand ? r.hand.split(" ") : [];
+    if (handText && mine.phase !== "swap" && S.revealedRound !== mine.number) $("reveal").hidden = true;
+    S.hand = mine && mine.hand ? mine.hand.split(" ") : [];
     S.lanes = { front: [], middle: [], back: [] };
     S.selected = new Set();
     S.special = null;
@@ -138,9 +172,9 @@ function onState(st) {
     $("declare").hidden = true;
     showCheck(null);
   }
-  if (r && r.play && r.play.front && S.placedCount() === 0) {
+  if (mine && mine.play && mine.play.front && S.placedCount() === 0) {
     // Show what was played (after a reload, or by the engine).
-    for (const lane of LANES) for (const c of r.play[lane].split(" ")) {
+    for (const lane of LANES) for (const c of mine.play[lane].split(" ")) {
       const i = S.hand.findIndex((h, k) => h === c && !S.isPlaced(k));
       if (i >= 0) S.lanes[lane].push(i);
     }
@@ -148,22 +182,27 @@ function onState(st) {
   renderHand();
 }
 
+function myRound() {
+  const r = S.state && S.state.round, you = S.you;
+  return you && you.round && r && you.round.number === r.number ? you.round : null;
+}
+
 S.isPlaced = (i) => LANES.some((l) => S.lanes[l].includes(i));
 S.placedCount = () => LANES.reduce((n, l) => n + S.lanes[l].length, 0);
 
 function canPlay() {
-  const r = S.state && S.state.round;
+  const r = myRound();
   return !!(r && r.phase === "arrange" && r.hand && !r.play && !r.surrendered);
 }
 
-function renderSeats(st) {
+function renderSeats(st, you) {
   const box = $("seats");
   box.innerHTML = "";
   st.seats.forEach((p, i) => {
     const d = document.createElement("div");
     d.className = "seat";
     if (!p) { d.classList.add("empty"); d.textContent = `seat ${i + 1}: free`; box.appendChild(d); return; }
-    if (p.player === st.you.player) d.classList.add("you");
+    if (p.player === you.player) d.classList.add("you");
     let status = "";
     if (st.round && p.in_round) status = p.played ? "played ✓" : st.round.phase === "swap" ? (p.gave ? "gave ✓" : "swapping…") : "arranging…";
     if (!p.online) status += " · offline (断线)";
@@ -196,7 +235,7 @@ function cardEl(text, small) {
 function renderHand() {
   const hand = $("hand");
   hand.innerHTML = "";
-  const swapping = S.state && S.state.round && S.state.round.phase === "swap";
+  const swapping = !!(myRound() && myRound().phase === "swap");
   S.hand.forEach((c, i) => {
     if (S.isPlaced(i)) return;
     const el = cardEl(c);
@@ -267,7 +306,7 @@ function showCheck(f) {
   v.className = "";
   for (const lane of LANES) $(`cat-${lane}`).textContent = "";
   if (!f) { v.textContent = ""; return; }
-  if (f.error) { v.textContent = f.error; v.className = "foul"; renderHand(); return; }
+  if (f.error) { v.textContent = f.message; v.className = "foul"; renderHand(); return; }
   f.lanes.forEach((cat, k) => { $(`cat-${LANES[k]}`).textContent = cat.replace(/_/g, " "); });
   if (f.foul) { v.textContent = "Fouled (相公): the front must not beat the middle, nor the middle the back."; v.className = "foul"; }
   else { v.textContent = `OK: ${f.label}`; v.className = "ok"; }
@@ -406,12 +445,19 @@ setInterval(() => {
 }, 250);
 
 document.querySelectorAll(".lane").forEach((el) => { el.onclick = () => setActive(el.dataset.lane); });
-$("join").onclick = () => {
+$("join").onclick = async () => {
   const room = $("room").value.trim() || "lobby";
   const name = $("name").value.trim();
-  if (!name) { $("join-error").textContent = "Enter your name."; return; }
-  if (!window.crypto || !crypto.subtle) { $("join-error").textContent = "This page needs a secure context (https, or http://127.0.0.1) to sign messages."; return; }
-  S.ws.send(JSON.stringify({ type: "join", room, name }));
+  const token = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (S.mode === "token" && !token) { $("join-error").textContent = "This table takes players from its operator's site: open it from there."; return; }
+  if (S.mode !== "token" && !name) { $("join-error").textContent = "Enter your name."; return; }
+  if (!window.crypto || !crypto.subtle || !window.indexedDB) { $("join-error").textContent = "This page needs a secure context (https, or http://127.0.0.1) to sign messages."; return; }
+  const pair = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"]);
+  S.privateKey = pair.privateKey;
+  const key = hex(await crypto.subtle.exportKey("raw", pair.publicKey));
+  const join = { type: "join", protocol: 2, room, key };
+  if (token) join.token = token; else join.name = name;
+  S.ws.send(JSON.stringify(join));
   S.autoSit = true;
 };
 $("sit").onclick = () => send({ type: "sit" });
@@ -426,10 +472,11 @@ $("declare").onclick = () => send({ type: "declare", special: S.special });
 $("surrender").onclick = () => send({ type: "surrender" });
 $("give").onclick = () => { send({ type: "give", cards: [...S.selected].map((i) => S.hand[i]).join(" ") }); };
 
-(function start() {
+(async function start() {
   const q = new URLSearchParams(location.search);
   if (q.get("room")) $("room").value = q.get("room");
-  const saved = JSON.parse(localStorage.getItem("thirteen.session") || "null");
-  if (saved && (!q.get("room") || q.get("room") === saved.room)) { S.session = saved.session; S.secret = saved.secret; }
+  let saved = null;
+  try { saved = await loadSession(); } catch (e) { saved = null; }
+  if (saved && (!q.get("room") || q.get("room") === saved.room)) { S.session = saved.session; S.privateKey = saved.privateKey; }
   connect();
 })();

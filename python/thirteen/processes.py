@@ -1,0 +1,122 @@
+"""Shards of work on worker processes of this machine (the local backend of
+:func:`simulate <thirteen.simulate>`): one process per core, each with its own interpreter,
+so that the Python around the engine's calls runs on every core at once (threads share one
+GIL: two of them were slower than one).
+
+The processes are started with ``spawn`` (a fresh interpreter that imports ``thirteen``):
+the engine's thread pool is running in this process, and a forked copy of it would have
+none. What every shard shares (the run's :class:`~thirteen.simulation.Spec`, lane tables
+included) is sent to each process once, when it starts, not with every shard. A script that
+calls ``simulate`` with more than one worker needs the ``if __name__ == "__main__":`` guard
+that :mod:`multiprocessing` asks of every program that starts processes this way.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Callable, Generic, Iterable, Iterator, List, Optional, Set, TypeVar
+
+from thirteen.errors import BackendError
+
+__all__ = ["Pool"]
+
+C = TypeVar("C")
+S = TypeVar("S")
+R = TypeVar("R")
+
+#: In a worker process: the function every shard runs and the data it shares.
+_JOB: Optional[Any] = None
+
+
+def _install(fn: Callable[[Any, Any], Any], common: Any) -> None:
+    """A worker process's start: keeps ``fn`` and ``common`` for every shard, and leaves
+    Ctrl-C to the parent (which stops the run; a worker would print a traceback)."""
+    global _JOB
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _JOB = (fn, common)
+
+
+def _started() -> bool:
+    """A task that says a worker process is up (its ``_install`` has run)."""
+    return _JOB is not None
+
+
+def _call(shard: Any) -> Any:
+    """One shard in a worker process: the installed function of the common data and it."""
+    assert _JOB is not None, "a shard ran in a process that was not installed"
+    fn, common = _JOB
+    return fn(common, shard)
+
+
+class Pool(Generic[C, S, R]):
+    """``workers`` processes that each run ``fn(common, shard)`` on shards (a context
+    manager: leaving it stops the processes, after the shards they are playing).
+
+    Args:
+        fn: a module-level function of the installed ``thirteen`` (workers import it by name).
+        common: what every shard shares, pickled once to each process.
+        workers: processes to start, at least 1.
+    """
+
+    def __init__(self, fn: Callable[[C, S], R], common: C, workers: int) -> None:
+        if workers < 1:
+            raise BackendError(f"workers must be at least 1, got {workers}", backend="local")
+        self.workers = workers
+        self._executor = ProcessPoolExecutor(
+            max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+            initializer=_install, initargs=(fn, common),
+        )
+        # One greeting per worker: submitting them starts every process now.
+        self._greetings = [self._executor.submit(_started) for _ in range(workers)]
+
+    def __enter__(self) -> Pool[C, S, R]:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def started(self) -> bool:
+        """Whether some worker process is up and taking shards (starting one takes a few
+        tenths of a second: a fresh interpreter imports ``thirteen``)."""
+        return any(g.done() for g in self._greetings)
+
+    def imap_unordered(self, shards: Iterable[S]) -> Iterator[R]:
+        """The results of the shards, each as soon as it is done (in any order).
+
+        Shards are taken from ``shards`` as the work goes: at most twice ``workers`` of them
+        are queued or running at once, so a lazy plan of millions of shards stays lazy.
+
+        Raises:
+            BackendError: a worker process died (killed, or out of memory).
+            ThirteenError: what ``fn`` raised (its own class, re-raised here).
+        """
+        plan = iter(shards)
+        pending: Set[Future[R]] = set()
+
+        def fill() -> None:
+            while len(pending) < 2 * self.workers:
+                shard = next(plan, None)
+                if shard is None:
+                    return
+                pending.add(self._executor.submit(_call, shard))
+
+        try:
+            fill()
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                pending -= done
+                results: List[R] = [f.result() for f in done]
+                fill()  # the workers get new shards before this process adds the results
+                yield from results
+        except BrokenProcessPool as exc:
+            raise BackendError(f"a worker process of this machine died: {exc}", backend="local") from None
+        finally:
+            for f in pending:
+                f.cancel()
+
+    def close(self) -> None:
+        """Stops the processes: shards not started are dropped, those running finish."""
+        self._executor.shutdown(wait=True, cancel_futures=True)

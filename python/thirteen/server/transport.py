@@ -1,0 +1,151 @@
+"""Connection bounds of ``thirteen serve`` below the web framework: uvicorn's HTTP/1.1 and
+WebSocket protocols with a guard.
+
+uvicorn accepts every connection and waits for its request head without a time limit, and
+its ``limit_concurrency`` does not count WebSocket upgrades; a few hundred idle or half-open
+sockets used to exhaust the process's file descriptors (``EMFILE``) so that even
+``/health`` failed. The guard bounds them where they are accepted:
+
+- at most ``max_connections`` open connections in all and ``max_connections_per_address``
+  per peer address (a trusted proxy's connections count only towards the total): one over
+  the bound is answered ``503`` at once and closed;
+- a connection must send a whole request head within ``header_timeout`` seconds of
+  connecting (or of its first byte after a keep-alive pause), else it is closed.
+
+A connection is counted from its acceptance until its socket closes, through the upgrade
+from HTTP to WebSocket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Dict, FrozenSet, Optional, Tuple, Type
+
+import h11
+from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+__all__ = ["Guard", "guarded_protocols"]
+
+log = logging.getLogger("thirteen.server")
+
+_REFUSAL = (
+    b"HTTP/1.1 503 Service Unavailable\r\n"
+    b"content-type: text/plain; charset=utf-8\r\n"
+    b"connection: close\r\n"
+    b"content-length: %d\r\n\r\n%s"
+)
+
+
+class Guard:
+    """Counts open connections per peer address and in all.
+
+    Args:
+        max_connections: open connections in all.
+        per_address: open connections per peer address (not for ``trusted`` ones).
+        header_timeout: seconds allowed to send a request head.
+        trusted: peer addresses of reverse proxies.
+    """
+
+    def __init__(self, max_connections: int, per_address: int, header_timeout: float, trusted: FrozenSet[str]) -> None:
+        self.max_connections = max_connections
+        self.per_address = per_address
+        self.header_timeout = header_timeout
+        self.trusted = trusted
+        self.open: Dict[asyncio.BaseTransport, str] = {}
+        self.by_address: Dict[str, int] = {}
+        self.refused = 0
+
+    def admit(self, transport: asyncio.BaseTransport) -> Optional[bytes]:
+        """Counts a new connection; returns the refusal to write instead when it is over a
+        bound (then nothing is counted)."""
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if peer else ""
+        if len(self.open) >= self.max_connections:
+            reason = b"the server has as many connections as it may\n"
+        elif address not in self.trusted and self.by_address.get(address, 0) >= self.per_address:
+            reason = b"too many connections from this address\n"
+        else:
+            self.open[transport] = address
+            self.by_address[address] = self.by_address.get(address, 0) + 1
+            return None
+        self.refused += 1
+        return _REFUSAL % (len(reason), reason)
+
+    def release(self, transport: asyncio.BaseTransport) -> None:
+        """A counted connection closed (idempotent)."""
+        address = self.open.pop(transport, None)
+        if address is None:
+            return
+        left = self.by_address[address] - 1
+        if left:
+            self.by_address[address] = left
+        else:
+            del self.by_address[address]
+
+
+def guarded_protocols(guard: Guard) -> Tuple[Type[asyncio.Protocol], Type[asyncio.Protocol]]:
+    """uvicorn's HTTP/1.1 (h11) and WebSocket (websockets sans-I/O) protocol classes bound
+    to ``guard``: pass them as ``Config(http=..., ws=...)``."""
+
+    class GuardedWebSocket(WebSocketsSansIOProtocol):
+        def connection_lost(self, exc: Optional[Exception]) -> None:
+            guard.release(self.transport)
+            super().connection_lost(exc)
+
+    class GuardedHTTP(H11Protocol):
+        _head_timer: Optional[asyncio.TimerHandle] = None
+
+        def connection_made(self, transport: Any) -> None:
+            refusal = guard.admit(transport)
+            if refusal is not None:
+                transport.write(refusal)
+                transport.close()
+                self.transport = transport
+                self._refused = True
+                return
+            self._refused = False
+            super().connection_made(transport)
+            self._arm()
+
+        def connection_lost(self, exc: Optional[Exception]) -> None:
+            self._disarm()
+            if self._refused:
+                return
+            guard.release(self.transport)
+            super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            if self._refused:
+                return
+            super().data_received(data)
+            if self.transport.is_closing() or self.transport.get_protocol() is not self:
+                self._disarm()  # closed, or upgraded to a WebSocket
+            elif self.conn.their_state is h11.IDLE:
+                self._arm()  # a request head is still coming
+            else:
+                self._disarm()
+
+        def _arm(self) -> None:
+            if self._head_timer is None:
+                self._head_timer = self.loop.call_later(guard.header_timeout, self._head_timeout)
+
+        def _disarm(self) -> None:
+            if self._head_timer is not None:
+                self._head_timer.cancel()
+                self._head_timer = None
+
+        def _head_timeout(self) -> None:
+            self._head_timer = None
+            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+                log.info("closing a connection that sent no whole request head in %s s", guard.header_timeout)
+                self.transport.close()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            self._disarm()  # the keep-alive timer watches the pause until the next request
+
+    GuardedHTTP.__name__ = "GuardedHTTP"
+    GuardedWebSocket.__name__ = "GuardedWebSocket"
+    return GuardedHTTP, GuardedWebSocket

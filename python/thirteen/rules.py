@@ -573,6 +573,17 @@ class RuleSet:
             )
         return self.lane_values[lane].value(category_key)
 
+    def check_players(self, players: int) -> int:
+        """``players`` when it is a table size this rule set allows (``players``, RULES.md 1 and
+        6): the one check of every call that takes a table size, made by the core.
+
+        Raises:
+            PlayerCountError: any other integer (``got`` is it, ``allowed`` the sizes).
+            TypeError: ``players`` is not an integer (``bool`` included).
+        """
+        count: int = self._core.check_players(players)
+        return count
+
     def special_tier(self, key: str) -> int:
         """The tier of the recognised special ``key``, 0 = highest (RULES.md 4).
 

@@ -32,7 +32,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 from thirteen import _core, saves
 from thirteen._core import Card
 from thirteen._plain import short
-from thirteen.errors import PlayerCountError, ThirteenError
+from thirteen.errors import ThirteenError
 from thirteen.ladder import Ladder, LevelInfo, level_change
 from thirteen.round import (
     AUTO_REASONS,
@@ -526,13 +526,7 @@ class Table(_JsonState):
         if self._round is not None:
             raise TableError("a round is in progress: finish it first")
         ids = self.players
-        if len(ids) < 2 or len(ids) not in self._rules.players:
-            raise PlayerCountError(
-                f"{len(ids)} seated players cannot start a round "
-                f"(allowed: {list(self._rules.players)})",
-                got=len(ids),
-                allowed=tuple(self._rules.players),
-            )
+        self._rules.check_players(len(ids))
         banker_seat = 0
         if banker is not None:
             if banker not in ids:

@@ -22,7 +22,6 @@ from thirteen.errors import (
     FalseSpecialError,
     FouledError,
     LimitError,
-    PlayerCountError,
     SurrenderError,
     ThirteenError,
 )
@@ -42,6 +41,7 @@ __all__ = [
     "Settlement",
     "STEPS",
     "settle",
+    "settle_round",
     "escape_payments",
     "money",
 ]
@@ -210,12 +210,26 @@ def settle(
     """
     rules = resolve(rules)
     subs = list(submissions)
+    rules.check_players(len(subs))
+    return _settle(
+        subs, rules, banker=banker, stakes=stakes, surrendered=surrendered, dealt_in=len(subs)
+    )
+
+
+def _settle(
+    subs: List[Submission],
+    rules: Any,
+    *,
+    banker: int,
+    stakes: Optional[Sequence[int]],
+    surrendered: Iterable[int],
+    dealt_in: int,
+) -> Settlement:
+    """:func:`settle` of a table whose size is known to be fine, a home run counting
+    ``dealt_in`` players (those dealt in, leavers included)."""
     n = len(subs)
 
     # --- validation: nothing is scored before every check passed ---------------
-    allowed = tuple(rules.players)
-    if n not in allowed:
-        raise PlayerCountError(f"{n} players; the rules allow {allowed}", got=n, allowed=allowed)
     for seat, sub in enumerate(subs):
         if not isinstance(sub, (Arrangement, Declaration)):
             raise TypeError(f"seat {seat}: expected Arrangement or Declaration, got {type(sub).__name__}")
@@ -370,7 +384,7 @@ def settle(
     home_runs: List[int] = []
     hr = rules.home_run
     min_players = hr.min_players if hr.min_players is not None else 0
-    if hr.kind != "none" and n >= min_players:
+    if hr.kind != "none" and dealt_in >= min_players:
         candidates = [banker] if rules.mode == "banker" else list(range(n))
         scooped = set(scoops)
         for p in candidates:
@@ -437,6 +451,118 @@ def settle(
     )
 
 
+def settle_round(
+    submissions: Sequence[Optional[Submission]],
+    rules: Any,
+    *,
+    escaped: Sequence[int] = (),
+    banker: int = 0,
+    stakes: Optional[Sequence[int]] = None,
+    surrendered: Iterable[int] = (),
+) -> Tuple[Optional[Settlement], List[int], List[int]]:
+    """Settle a round some players left (逃跑 / 强退, RULES.md 5 "Escape").
+
+    Args:
+        submissions: per seat dealt in, an :class:`Arrangement` or a :class:`Declaration`;
+            ``None`` for a seat that left.
+        rules: the rule set (``None`` = default).
+        escaped: the seats that left, in the order they left.
+        banker, stakes, surrendered: as for :func:`settle`, naming the round's seats.
+
+    Returns:
+        ``(settlement, results, escape)``: the settlement of the seats still in, settled
+        among themselves whatever their number (``None`` when fewer than two are in, or
+        the banker left in banker mode), its seat ``i`` being the ``i``-th seat still in;
+        each seat's units from it (0 for a leaver); each seat's escape payments. A home
+        run counts the players dealt in, leavers included (RULES.md 5 step 7). Each leaver
+        pays the escape penalty on its own, and only the seats still in receive.
+
+    Raises:
+        PlayerCountError: a number of seats dealt in the rules do not allow.
+        ThirteenError: a leaver that is not a seat or is named twice, no seat left in, a
+            submission missing for a seat still in or given for a leaver.
+        SurrenderError, and the errors of :func:`settle` for the seats still in.
+    """
+    rules = resolve(rules)
+    subs = list(submissions)
+    n = len(subs)
+    rules.check_players(n)
+    leavers: List[int] = []
+    for seat in escaped:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+            raise ThirteenError(f"escaped seat {seat!r} is not a seat of a {n}-player table")
+        if seat in leavers:
+            raise ThirteenError(f"seat {seat} escaped twice")
+        leavers.append(seat)
+    if len(leavers) >= n:
+        raise ThirteenError("at least one seat must stay in the round")
+    stake_list, _ = _check_seat_args(n, rules, banker, stakes, ())
+    still_in = [seat for seat in range(n) if seat not in leavers]
+    for seat in range(n):
+        if (subs[seat] is None) != (seat in leavers):
+            problem = "has a submission" if seat in leavers else "has no submission"
+            raise ThirteenError(f"seat {seat} {problem}")
+    gone = []
+    for seat in surrendered:
+        if seat in leavers:
+            continue  # a leaver's surrender is void
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+            raise SurrenderError(f"surrendered seat {seat!r} is not a seat", player=seat)
+        if not rules.surrender.allowed:
+            raise SurrenderError(f"player {seat} surrendered: the rules do not allow surrender", player=seat)
+        gone.append(still_in.index(seat))
+
+    results = [0] * n
+    settlement: Optional[Settlement] = None
+    banker_left = rules.mode == "banker" and banker in leavers
+    if len(still_in) >= 2 and not banker_left:
+        # The seats still in, as a table of their own; the home run counts every seat dealt in.
+        settlement = _settle(
+            [subs[seat] for seat in still_in],  # type: ignore[misc]
+            rules,
+            banker=still_in.index(banker) if banker in still_in else 0,
+            stakes=None if stakes is None else [stake_list[seat] for seat in still_in],
+            surrendered=gone,
+            dealt_in=n,
+        )
+        for i, seat in enumerate(still_in):
+            results[seat] = settlement.totals[i]
+
+    escape = [0] * n
+    if rules.escape is not None:
+        for leaver in leavers:
+            paid = _escape_share(rules, leaver, results, still_in, n)
+            escape = [e + p for e, p in zip(escape, paid)]
+    return settlement, results, escape
+
+
+def _escape_share(rules: Any, leaver: int, results: List[int], still_in: List[int], n: int) -> List[int]:
+    """What ``leaver`` pays, per seat, to the seats still in (RULES.md 5 "Escape")."""
+    escape = rules.escape
+    if escape.to == "winner":
+        amount = int(dict(escape.by_players).get(n, 0))
+        best = max(results[seat] for seat in still_in)
+        receivers = [seat for seat in still_in if results[seat] == best]
+    else:
+        amount = int(escape.units)
+        receivers = list(still_in)
+    return _share_out(amount, leaver, receivers, n)
+
+
+def _share_out(amount: int, leaver: int, receivers: List[int], n: int) -> List[int]:
+    """``amount`` from ``leaver`` to ``receivers`` in equal shares; the remainder one unit at
+    a time to the receivers after the leaver in seat order, wrapping round."""
+    payments = [0] * n
+    share, remainder = divmod(amount, len(receivers))
+    for seat in receivers:
+        payments[seat] = share
+    after_leaver = [(leaver + k) % n for k in range(1, n)]
+    for seat in [s for s in after_leaver if s in receivers][:remainder]:
+        payments[seat] += 1
+    payments[leaver] = -amount
+    return payments
+
+
 def escape_payments(rules: Any, leaver: int, results: Sequence[Optional[int]]) -> List[int]:
     """What a player who left mid-round (逃跑 / 强退) pays, per seat (RULES.md 5 "Escape").
 
@@ -460,34 +586,21 @@ def escape_payments(rules: Any, leaver: int, results: Sequence[Optional[int]]) -
     n = len(results)
     if not isinstance(leaver, int) or not 0 <= leaver < n:
         raise ThirteenError(f"leaver seat {leaver!r} is not a seat of a {n}-player table")
-    payments = [0] * n
     escape = rules.escape
     if escape is None or n < 2:
-        return payments
-    by_players = dict(escape.by_players or {})
-    if escape.to == "winner":
-        amount = by_players.get(n, escape.units)
-    else:
-        amount = escape.units if escape.units is not None else by_players.get(n)
-    amount = int(amount or 0)
-
+        return [0] * n
     others = [seat for seat in range(n) if seat != leaver]
     if escape.to == "winner":
+        amount = int(dict(escape.by_players).get(n, 0))
         for seat in others:
             if results[seat] is None:
                 raise ThirteenError(f"no result for seat {seat}")
         best = max(results[seat] for seat in others)  # type: ignore[type-var]
         receivers = [seat for seat in others if results[seat] == best]
     else:
+        amount = int(escape.units)
         receivers = others
-    share, remainder = divmod(amount, len(receivers))
-    for seat in receivers:
-        payments[seat] = share
-    after_leaver = [(leaver + k) % n for k in range(1, n)]
-    for seat in [s for s in after_leaver if s in receivers][:remainder]:
-        payments[seat] += 1
-    payments[leaver] = -amount
-    return payments
+    return _share_out(amount, leaver, receivers, n)
 
 
 def _integer(value: Any, key: str) -> int:

@@ -260,7 +260,10 @@ pub fn format_cards(cards: &[Card], glyphs: bool) -> String {
 }
 
 /// The deck a rule set plays with (RULES.md 1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum DeckKind {
     /// 52 cards.
     #[default]

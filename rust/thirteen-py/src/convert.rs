@@ -325,12 +325,12 @@ impl Int {
         }
     }
 
-    /// A table size among ``allowed``: any other integer, negative or beyond 64 bits
-    /// included, is a ``PlayerCountError``.
-    pub(crate) fn table_size(&self, py: Python<'_>, allowed: &[u8]) -> PyResult<usize> {
-        match self.0 {
-            Ok(v) if allowed.iter().any(|&a| i64::from(a) == v) => Ok(v as usize),
-            _ => Err(player_count_error(py, self, allowed)),
+    /// A table size ``rules`` allow (the core's check): any other integer, negative or beyond
+    /// 64 bits included, is a ``PlayerCountError``.
+    pub(crate) fn table_size(&self, py: Python<'_>, rules: &core::Rules) -> PyResult<usize> {
+        match &self.0 {
+            Ok(v) => rules.check_players(*v).py_err(py),
+            Err(_) => Err(player_count_error(py, self, &rules.players)),
         }
     }
 

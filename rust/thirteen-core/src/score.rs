@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 
 use crate::arrange::{break_tie, values_foul, Arrangement};
-use crate::card::Card;
+use crate::card::{Card, HAND_SIZE};
 use crate::error::{Error, Lane, Result};
 use crate::eval::{Category, HandValue};
 use crate::rules::{BankerStake, FoulPolicy, HomeRun, Mode, Rules, Special};
@@ -125,6 +125,114 @@ pub struct Settlement {
     pub pairs: Vec<PairResult>,
     /// Per lane (front, middle, back), the showing seats weakest first (ties keep seat order).
     pub reveal: [Vec<usize>; 3],
+}
+
+impl Settlement {
+    /// The settlement as plain JSON (the documented `Settlement.to_dict()`): `totals`,
+    /// `fouled`, `surrendered`, `specials` (`{key, units, tier}` or null), `scoops` (pairs),
+    /// `home_runs`, `pairs` (`seats`, `lanes` (`lane`, `winner`, `category`, `units`), `steps`
+    /// by name, `total`) and `reveal` (`lane`, `order`), keys in that order.
+    pub fn to_plain_json(&self) -> String {
+        let lanes = |pr: &PairResult| -> Vec<PlainLane> {
+            pr.lanes
+                .iter()
+                .flatten()
+                .map(|l| PlainLane {
+                    lane: l.lane.key(),
+                    winner: l.winner,
+                    category: l.category.map(Category::key),
+                    units: l.units,
+                })
+                .collect()
+        };
+        let plain = PlainSettlement {
+            totals: &self.totals,
+            fouled: &self.fouled,
+            surrendered: &self.surrendered,
+            specials: self
+                .specials
+                .iter()
+                .map(|s| {
+                    s.as_ref().map(|s| PlainSpecial {
+                        key: s.key(),
+                        units: s.units,
+                        tier: s.tier,
+                    })
+                })
+                .collect(),
+            scoops: self.scoops.iter().map(|&(a, b)| [a, b]).collect(),
+            home_runs: &self.home_runs,
+            pairs: self
+                .pairs
+                .iter()
+                .map(|pr| PlainPair {
+                    seats: [pr.seats.0, pr.seats.1],
+                    lanes: lanes(pr),
+                    steps: PlainSteps(pr.steps),
+                    total: pr.total,
+                })
+                .collect(),
+            reveal: Lane::ALL
+                .iter()
+                .zip(&self.reveal)
+                .map(|(lane, order)| PlainReveal {
+                    lane: lane.key(),
+                    order,
+                })
+                .collect(),
+        };
+        serde_json::to_string(&plain).expect("a settlement serialises")
+    }
+}
+
+#[derive(serde::Serialize)]
+struct PlainSettlement<'a> {
+    totals: &'a [i64],
+    fouled: &'a [usize],
+    surrendered: &'a [usize],
+    specials: Vec<Option<PlainSpecial>>,
+    scoops: Vec<[usize; 2]>,
+    home_runs: &'a [usize],
+    pairs: Vec<PlainPair>,
+    reveal: Vec<PlainReveal<'a>>,
+}
+
+#[derive(serde::Serialize)]
+struct PlainSpecial {
+    key: &'static str,
+    units: i64,
+    tier: u8,
+}
+
+#[derive(serde::Serialize)]
+struct PlainPair {
+    seats: [usize; 2],
+    lanes: Vec<PlainLane>,
+    steps: PlainSteps,
+    total: i64,
+}
+
+#[derive(serde::Serialize)]
+struct PlainLane {
+    lane: &'static str,
+    winner: Option<usize>,
+    category: Option<&'static str>,
+    units: i64,
+}
+
+#[derive(serde::Serialize)]
+struct PlainReveal<'a> {
+    lane: &'static str,
+    order: &'a [usize],
+}
+
+/// A pair's steps by name, in [`STEPS`] order.
+struct PlainSteps([i64; 8]);
+
+impl serde::Serialize for PlainSteps {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_map(STEPS.iter().zip(self.0))
+    }
 }
 
 /// Seat-level arguments of a settlement, as a caller gives them (checked by [`settle`]).
@@ -607,10 +715,27 @@ fn score_steps(
     Ok(())
 }
 
-/// Settles `data.len() / (players × 13)` tables of arrangements given as card codes (per seat:
-/// front 3, middle 5, back 5) and returns the units per seat, table after table. The first bad
-/// table's error is returned, its message naming the table index.
-pub fn settle_batch(data: &[u8], players: usize, rules: &Rules, banker: i64) -> Result<Vec<i64>> {
+/// Settles `data.len() / (players × cards)` tables of arrangements given as card codes (per
+/// seat: front 3, middle 5, back 5) and returns the units per seat, table after table. The first
+/// bad table's error is returned, its message naming the table index.
+///
+/// Errors: [`Error::WrongCount`] unless each seat's row holds 13 `cards`; then
+/// [`Error::BadPlayerCount`], and those of [`settle`].
+pub fn settle_batch(
+    data: &[u8],
+    players: usize,
+    cards: usize,
+    rules: &Rules,
+    banker: i64,
+) -> Result<Vec<i64>> {
+    if cards != HAND_SIZE {
+        return Err(Error::WrongCount {
+            expected: HAND_SIZE,
+            got: cards,
+            lane: None,
+            player: None,
+        });
+    }
     rules.check_players(players as i64)?;
     let per_table = players * 13;
     if data.len() % per_table != 0 {

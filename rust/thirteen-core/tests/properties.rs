@@ -335,8 +335,13 @@ proptest! {
     }
 
     #[test]
-    fn batch_settlements_of_any_bytes(data in prop::collection::vec(any::<u8>(), 0..120), players in 0usize..6, banker in hostile_int(), rules in valid_rules()) {
-        if let Ok(totals) = settle_batch(&data, players, &rules, banker) {
+    fn batch_settlements_of_any_bytes(data in prop::collection::vec(any::<u8>(), 0..120), players in 0usize..6, cards in prop_oneof![Just(13usize), 0usize..16], banker in hostile_int(), rules in valid_rules()) {
+        let got = settle_batch(&data, players, cards, &rules, banker);
+        if cards != 13 {
+            let refused = matches!(got, Err(Error::WrongCount { expected: 13, .. }));
+            prop_assert!(refused, "{:?}", got);
+        }
+        if let Ok(totals) = got {
             prop_assert_eq!(totals.len() * 13, data.len());
             for t in totals.chunks(players.max(1)) {
                 prop_assert_eq!(t.iter().sum::<i64>(), 0);

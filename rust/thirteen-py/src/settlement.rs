@@ -8,14 +8,13 @@ use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyDict, PyFloat, PyInt, PyString, PyTuple};
 use thirteen_core as core;
 use thirteen_core::limits::{Limit, RAKE_CAP, STAKE, STAKE_MULTIPLIER, UNITS};
-use thirteen_core::{Error, Lane};
 
 use crate::arrangements::PyArrangement;
 use crate::convert::{
-    cards_list, codes_array, named_text, row_major, rules_of, CardsArg, Comparison, Int, RulesArg,
-    Text,
+    cards_list, codes_array, json_dict, named_text, row_major, rules_of, CardsArg, Comparison, Int,
+    RulesArg, Text,
 };
-use crate::errors::{to_pyerr, IntoPy};
+use crate::errors::IntoPy;
 use crate::pickle::{self, Reduced};
 use crate::specials::PySpecialHand;
 
@@ -129,60 +128,7 @@ impl PySettlement {
     /// ``total``; signed from the lower seat's side) and ``reveal`` (per lane, seats weakest
     /// first).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let s = &self.0;
-        let d = PyDict::new(py);
-        d.set_item("totals", &s.totals)?;
-        d.set_item("fouled", &s.fouled)?;
-        d.set_item("surrendered", &s.surrendered)?;
-        let specials = pyo3::types::PyList::empty(py);
-        for sp in &s.specials {
-            match sp {
-                None => specials.append(py.None())?,
-                Some(sp) => {
-                    let e = PyDict::new(py);
-                    e.set_item("key", sp.key())?;
-                    e.set_item("units", sp.units)?;
-                    e.set_item("tier", sp.tier)?;
-                    specials.append(e)?;
-                }
-            }
-        }
-        d.set_item("specials", specials)?;
-        let scoops: Vec<[usize; 2]> = s.scoops.iter().map(|&(a, b)| [a, b]).collect();
-        d.set_item("scoops", scoops)?;
-        d.set_item("home_runs", &s.home_runs)?;
-        let pairs = pyo3::types::PyList::empty(py);
-        for pr in &s.pairs {
-            let e = PyDict::new(py);
-            e.set_item("seats", [pr.seats.0, pr.seats.1])?;
-            let lanes = pyo3::types::PyList::empty(py);
-            for l in pr.lanes.iter().flatten() {
-                let ld = PyDict::new(py);
-                ld.set_item("lane", l.lane.key())?;
-                ld.set_item("winner", l.winner)?;
-                ld.set_item("category", l.category.map(core::Category::key))?;
-                ld.set_item("units", l.units)?;
-                lanes.append(ld)?;
-            }
-            e.set_item("lanes", lanes)?;
-            let steps = PyDict::new(py);
-            for (name, v) in core::score::STEPS.iter().zip(pr.steps) {
-                steps.set_item(name, v)?;
-            }
-            e.set_item("steps", steps)?;
-            e.set_item("total", pr.total)?;
-            pairs.append(e)?;
-        }
-        d.set_item("pairs", pairs)?;
-        let reveal = pyo3::types::PyList::empty(py);
-        for (lane, order) in Lane::ALL.iter().zip(&s.reveal) {
-            let e = PyDict::new(py);
-            e.set_item("lane", lane.key())?;
-            e.set_item("order", order)?;
-            reveal.append(e)?;
-        }
-        d.set_item("reveal", reveal)?;
-        Ok(d)
+        json_dict(py, &self.0.to_plain_json())
     }
     fn __repr__(&self) -> String {
         format!("<Settlement totals={:?}>", self.0.totals)
@@ -343,19 +289,10 @@ fn settle_batch<'py>(
     let tables = codes_array::<Ix3>(tables, "tables", "(n_tables, players, 13)")?;
     let shape = tables.shape().to_vec();
     let banker = banker.value(py, &Limit::count("banker"))?;
-    if shape[2] != 13 {
-        let e = Error::WrongCount {
-            expected: 13,
-            got: shape[2],
-            lane: None,
-            player: None,
-        };
-        return Err(to_pyerr(py, e));
-    }
     let data = row_major(&tables);
     let r = rules_of(&rules);
     let out = py
-        .detach(|| core::score::settle_batch(&data, shape[1], r, banker))
+        .detach(|| core::score::settle_batch(&data, shape[1], shape[2], r, banker))
         .py_err(py)?;
     PyArray1::from_vec(py, out).reshape([shape[0], shape[1]])
 }

@@ -15,8 +15,9 @@ frames, dropped connections, failed sits: must be 0). The bots and the server sh
 machine; the numbers are for this machine and this size.
 
 ``--spectators N`` measures instead what N spectators cost a room: N connections join one
-room, then one player sits and stands 20 times; reported: the sit's latency (median and
-max) and the server's CPU time per sit and stand.
+room (reported: a join's latency, the first 20 against the last 20, and the server's CPU time
+per join), then one player sits and stands 20 times (reported: the sit's latency, median and
+max, and the server's CPU time per sit and stand).
 """
 
 from __future__ import annotations
@@ -151,10 +152,16 @@ async def watched_sits(url: str, pid: int, spectators: int, cycles: int = 20) ->
     """One player sits and stands ``cycles`` times in a room with ``spectators`` other
     connections: the sit's latency and the server's CPU time per sit and stand."""
     watchers = []
+    joins = []
+    c0 = cpu_seconds(pid)
     for i in range(spectators):
         w = await TableClient.connect(url, timeout=60)
+        t = time.perf_counter()
         await w.join("watched", f"watcher{i}", timeout=60)
+        await w.wait_for(lambda f: f["type"] == "you", 60)
+        joins.append(time.perf_counter() - t)
         watchers.append(w)
+    join_cpu = cpu_seconds(pid) - c0
 
     async def drain(w: TableClient) -> None:
         try:
@@ -179,8 +186,14 @@ async def watched_sits(url: str, pid: int, spectators: int, cycles: int = 20) ->
         r.cancel()
     for w in watchers + [p]:
         await w.close()
+    first, last = joins[:20], joins[-20:]
     return {
         "spectators": spectators,
+        "join_ms": {
+            "first_20_median": round(1000 * statistics.median(first), 2) if first else None,
+            "last_20_median": round(1000 * statistics.median(last), 2) if last else None,
+        },
+        "server_cpu_ms_per_join": round(1000 * join_cpu / spectators, 2) if spectators else None,
         "sit_ms": {"median": round(1000 * statistics.median(sits), 2), "max": round(1000 * max(sits), 2)},
         "server_cpu_ms_per_sit_and_stand": round(1000 * cpu / cycles, 2),
     }

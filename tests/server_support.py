@@ -105,6 +105,21 @@ async def dealt(client: TableClient, number: int = 1, timeout: float = 20.0) -> 
     return await client.wait_for(has_hand(number), timeout)
 
 
+async def join_code(url: str, room: str, name: str, **connect: Any) -> str:
+    """Joins ``room`` as ``name`` on a new connection (``connect``: its options) and closes
+    it: ``"welcome"``, or the code of the refusal."""
+    from thirteen.server.client import ProtocolError
+
+    c = await TableClient.connect(url, **connect)
+    try:
+        await c.join(room, name)
+        return "welcome"
+    except ProtocolError as err:
+        return str(err.code)
+    finally:
+        await c.close()
+
+
 def lanes(sub: Any) -> Dict[str, str]:
     """The action fields of an arrangement."""
     return {

@@ -1,5 +1,5 @@
-"""Crash and restart: ``thirteen serve`` is killed (SIGKILL) mid-round on a real SQLite
-file, started again on the same file, and the round resumes where it was (hands, plays,
+"""Crash and restart: ``thirteen serve`` is killed (SIGKILL) mid-round on a real database
+(an SQLite file, and PostgreSQL), started again on the same database, and the round resumes where it was (hands, plays,
 clock) and settles exactly as the same round does without a crash: the engine's
 :class:`~thirteen.Round` on the same seed and plays. Money is neither lost nor doubled:
 accounts + seated balances + the house = the money minted, and the round has one
@@ -12,7 +12,7 @@ import contextlib
 import time
 import zlib
 
-from server_support import GENEROUS, Server, best_action, has_hand
+from server_support import GENEROUS, Server, best_action, database, has_hand  # noqa: F401
 
 import thirteen
 from thirteen import Round, RuleSet, Table
@@ -32,8 +32,8 @@ def play_of(action: dict):
     return None
 
 
-def test_kill_mid_round_then_resume_and_settle_once(tmp_path):
-    server = Server(tmp_path / "crash.db", ARGS).start()
+def test_kill_mid_round_then_resume_and_settle_once(database):
+    server = Server(database, ARGS).start()
     restarted = None
     try:
         async def before_crash():
@@ -56,7 +56,7 @@ def test_kill_mid_round_then_resume_and_settle_once(tmp_path):
         dealt_at = time.time()
         (sa, keya, ha, action_a), (sb, keyb, hb) = asyncio.run(before_crash())
 
-        restarted = Server(tmp_path / "crash.db", ARGS).start()
+        restarted = Server(database, ARGS).start()
 
         async def after_restart():
             a = await TableClient.connect(restarted.ws)
@@ -102,7 +102,7 @@ def test_kill_mid_round_then_resume_and_settle_once(tmp_path):
     win = max(expected.units) * 100
     assert sum(s["rake"] for s in result["seats"]) == min(win * 5 // 100, 200)
 
-    store = Store(f"sqlite:///{tmp_path / 'crash.db'}")
+    store = Store(database)
     try:
         assert store.settlement_count("crash") == 1
         saved = store.room("crash")

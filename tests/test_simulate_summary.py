@@ -231,12 +231,24 @@ def _children_seen(monkeypatch: pytest.MonkeyPatch, workers: int, **kwargs: obje
 
 def test_worker_processes_give_the_summary_of_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
     one, none = _children_seen(monkeypatch, 1, shard_rounds=4)
-    two, seen = _children_seen(monkeypatch, 2, shard_rounds=4)
-    assert none == 0 and seen == 2  # two worker processes played shards
-    assert one == two and one["rounds"] == 36
-    # Sized shards (no shard_rounds): the same summary again.
-    sized, _ = _children_seen(monkeypatch, 2)
-    assert sized == one
+    three, seen = _children_seen(monkeypatch, 3, shard_rounds=4)
+    assert none == 0 and seen == 2  # this process and two worker processes played shards
+    assert one == three and one["rounds"] == 36
+    # Sized shards (no shard_rounds), tapered near the end: the same summary again.
+    sized, seen = _children_seen(monkeypatch, 2)
+    assert sized == one and seen == 1
+
+
+def test_tapered_shards_shrink_near_the_end() -> None:
+    from thirteen.simulation import tapered
+
+    # 100 rounds from 0 in shards of at most 30, for 2 workers: each shard at most a quarter
+    # of the rounds left (100 // 4 = 25, then 75 // 4 = 18, ...), at least 1.
+    plan = list(tapered(100, 30, 0, 2))
+    assert plan[:3] == [(0, 25), (25, 43), (43, 57)]
+    assert plan[-1][1] == 100 and all(a < b for a, b in plan)
+    assert all(b == c for (_, b), (c, _) in zip(plan, plan[1:]))
+    assert list(tapered(10, 1000, 7, 1)) == [(7, 8), (8, 9), (9, 10)]
 
 
 def test_shards_last_about_the_target() -> None:

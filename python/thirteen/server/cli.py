@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from thirteen.server.settings import ServerSettings
 
-__all__ = ["add_serve_parser", "cmd_serve", "listen_socket", "fit_file_limit", "EXTRA_MESSAGE"]
+__all__ = ["add_serve_parser", "cmd_serve", "listen_socket", "fit_file_limit", "FileBudget", "EXTRA_MESSAGE"]
 
 #: What ``thirteen serve`` says when the extra is missing.
 EXTRA_MESSAGE = (
@@ -136,13 +136,25 @@ def add_serve_parser(sub: Any) -> argparse.ArgumentParser:
     return p
 
 
-def fit_file_limit(max_connections: int) -> int:
+@dataclasses.dataclass(frozen=True)
+class FileBudget:
+    """How the process's file descriptors are shared: ``connections`` held open at most,
+    ``backlog`` (the listen queue, and how many connections asyncio accepts in one go
+    before any is refused), ``lingering`` (refused connections kept a moment so that their
+    503 is read); 64 stay for the database, logs and the listening socket."""
+
+    connections: int
+    backlog: int
+    lingering: int
+
+
+def fit_file_limit(max_connections: int) -> FileBudget:
     """Makes room for ``max_connections`` open sockets in the process's file limit: raises
-    the soft ``RLIMIT_NOFILE`` up to the hard one when needed, and returns the connections
-    that fit (``max_connections``, or fewer when the hard limit is lower: 64 descriptors
-    stay for the database, the log and the listening socket)."""
+    the soft ``RLIMIT_NOFILE`` up to the hard one when needed, then shares it (see
+    :class:`FileBudget`): a burst of connections, accepted before any can be refused, must
+    not run the process out of descriptors (EMFILE)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    need = max_connections + 64
+    need = max_connections + 64 + 2048 + 64
     if need > soft:
         target = need if hard == resource.RLIM_INFINITY else min(need, hard)
         try:
@@ -150,7 +162,10 @@ def fit_file_limit(max_connections: int) -> int:
             soft = target
         except (ValueError, OSError):
             pass
-    return max(1, min(max_connections, soft - 64))
+    spare = max(32, soft - 64)
+    backlog = min(2048, max(16, spare // 4))
+    lingering = min(64, max(4, spare // 8))
+    return FileBudget(max(1, min(max_connections, spare - backlog - lingering)), backlog, lingering)
 
 
 def _csv(text: str) -> Tuple[str, ...]:
@@ -247,10 +262,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except (ThirteenError, msgspec.ValidationError, OSError) as exc:
         print(f"thirteen: error: {exc}", file=sys.stderr)
         return 2
-    fitted = fit_file_limit(settings.max_connections)
-    if fitted < settings.max_connections:
-        print(f"thirteen serve: the file limit allows {fitted} connections, not {settings.max_connections}", file=sys.stderr)
-        settings = dataclasses.replace(settings, max_connections=fitted)
+    budget = fit_file_limit(settings.max_connections)
+    if budget.connections < settings.max_connections:
+        print(
+            f"thirteen serve: the file limit allows {budget.connections} connections, not {settings.max_connections}",
+            file=sys.stderr,
+        )
+        settings = dataclasses.replace(settings, max_connections=budget.connections)
     try:
         sock = listen_socket(args.host, args.port)
     except OSError as exc:
@@ -260,11 +278,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
     shown = f"[{host}]" if ":" in host else host
     print(f"thirteen serve: open http://{shown}:{port}/ in a browser (database {masked_url(args.db)})", flush=True)
     print(json.dumps({"listening": f"http://{shown}:{port}/", "port": port}), flush=True)
-    _run(settings, sock, args.log_level)
+    _run(settings, sock, args.log_level, budget)
     return 0
 
 
-def _run(settings: ServerSettings, sock: socket.socket, log_level: str) -> None:
+def _run(settings: ServerSettings, sock: socket.socket, log_level: str, budget: FileBudget) -> None:
     """Serves ``settings`` on ``sock`` with uvicorn and the connection guard until stopped."""
     import uvicorn
 
@@ -277,6 +295,8 @@ def _run(settings: ServerSettings, sock: socket.socket, log_level: str) -> None:
         settings.max_connections_per_address,
         settings.header_timeout,
         frozenset(settings.trusted_proxies),
+        settings.max_header_bytes,
+        budget.lingering,
     )
     http, ws = guarded_protocols(guard)
     config = uvicorn.Config(
@@ -290,10 +310,12 @@ def _run(settings: ServerSettings, sock: socket.socket, log_level: str) -> None:
         ws_ping_timeout=settings.ping_timeout,
         h11_max_incomplete_event_size=settings.max_header_bytes,
         timeout_keep_alive=settings.keep_alive_timeout,  # type: ignore[arg-type]
-        limit_concurrency=settings.max_connections,
+        # The guard admits at most max_connections; uvicorn counts the one asking too.
+        limit_concurrency=settings.max_connections + 1,
         proxy_headers=bool(settings.trusted_proxies),
         forwarded_allow_ips=list(settings.trusted_proxies) or None,
         server_header=False,
+        backlog=budget.backlog,
         lifespan="on",
     )
     uvicorn.Server(config).run(sockets=[sock])

@@ -57,11 +57,31 @@ class TableClient:
         self._backlog: List[Frame] = []
 
     @classmethod
-    async def connect(cls, url: str, *, timeout: float = 10.0, origin: Optional[str] = None) -> "TableClient":
-        """Opens a connection (sending ``origin`` as its Origin header when given) and reads
-        its ``hello``."""
+    async def connect(
+        cls,
+        url: str,
+        *,
+        timeout: float = 10.0,
+        origin: Optional[str] = None,
+        headers: Optional[Dict[str, str]] = None,
+        local_address: Optional[str] = None,
+    ) -> "TableClient":
+        """Opens a connection and reads its ``hello``: ``origin`` is sent as its Origin
+        header, ``headers`` with the handshake, ``local_address`` is the address it
+        connects from (e.g. another loopback address, ``127.0.0.2``)."""
+        extra: Dict[str, Any] = {}
+        if local_address is not None:
+            extra["local_addr"] = (local_address, 0)
         ws = await websockets.connect(
-            url, max_size=2**22, open_timeout=timeout, origin=cast(Any, origin), ping_interval=None
+            url,
+            max_size=2**22,
+            open_timeout=timeout,
+            origin=cast(Any, origin),
+            additional_headers=headers,
+            ping_interval=None,
+            compression=None,
+            proxy=None,
+            **extra,
         )
         hello = json.loads(await asyncio.wait_for(ws.recv(), timeout))
         return cls(ws, hello)

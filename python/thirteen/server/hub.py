@@ -6,7 +6,10 @@ progress, nobody waiting for a seat) for ``room_idle_seconds``, or at once when 
 room needs its place. Its state is in the database all along: an unloaded room is loaded
 again, as it was, on demand. At start only rooms with a round in progress are loaded (their
 clocks must run: the round settles on time even if nobody comes back), the soonest
-deadline first, up to ``max_rooms``; the others wait in the database.
+deadline first, up to ``max_rooms``; the others wait in the database. The solver's tables
+for the room settings' rules are loaded before the server answers (a second, once), so that
+the first AI play after a restart does not hold its room up; other table sizes load in the
+background.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Dict, Optional, TypeVar
 
+from thirteen import Round, solve
+from thirteen.server.config import RoomConfig
 from thirteen.server.refusals import GameError
 from thirteen.server.room import Room
 from thirteen.server.settings import ServerSettings
@@ -44,6 +49,7 @@ class Hub:
         self.rooms: Dict[str, Room] = {}
         self.lock = asyncio.Lock()
         self.sweeper: Optional[asyncio.Task[None]] = None
+        self.warming: Optional[asyncio.Task[None]] = None
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Runs a database call on the database threads."""
@@ -54,12 +60,17 @@ class Hub:
         """Checks the room settings, loads the rooms with a round in progress and starts
         the sweeper of idle rooms."""
         self.settings.room.new_table()  # bad room settings fail at start, not at the first join
+        await asyncio.to_thread(_warm_up, self.settings.room, True)
+        self.warming = asyncio.create_task(asyncio.to_thread(_warm_up, self.settings.room, False), name="thirteen warm-up")
         for stored in await self.db(self.store.rooms_in_play, self.settings.max_rooms):
             self._run(stored)
         self.sweeper = asyncio.create_task(self._sweep(), name="thirteen idle rooms")
 
     async def stop(self) -> None:
         """Stops every clock, the database threads and the connection pool."""
+        if self.warming is not None:
+            with contextlib.suppress(Exception):
+                await self.warming
         if self.sweeper is not None:
             self.sweeper.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -134,3 +145,18 @@ class Hub:
                             await self._unload(room)
             except Exception:  # the sweeper must keep running
                 log.exception("unloading idle rooms failed")
+
+
+def _warm_up(config: RoomConfig, room_size: bool) -> None:
+    """Loads the solver's tables for ``config``'s rules at the room's size (``room_size``)
+    or at every other table size they allow (one solve each): what the first AI play or
+    auto-arrangement would otherwise wait for."""
+    try:
+        rules = config.rule_set()
+        size = config.seats or max(rules.players)
+        for players in [size] if room_size else [n for n in rules.players if n != size]:
+            rnd = Round(rules, players, seed=0)
+            rnd.deal()
+            solve(rnd.hand(0), rules, players=players)
+    except Exception:  # a warm-up only: the first real solve reports any problem
+        log.exception("warming the solver up failed")

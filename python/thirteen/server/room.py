@@ -81,6 +81,7 @@ class Room:
         self.reserved = 0  # admitted joins not connected yet
         self.pins = 0  # connections holding the room in memory (app.py)
         self.shown: Set[str] = set()  # players sent a `you` frame by the last publish
+        self.ai_ready: Optional[Tuple[Dict[int, Any], Dict[int, Any]]] = None  # solved AI plays
         self.last_used = time.monotonic()
         now = time.time()
         for p in self.table.players:
@@ -287,22 +288,24 @@ class Room:
         self.changed.set()
 
     async def disconnect(self, client: Client) -> None:
-        """A client's socket closed. When it was the player's last: during a round it is
-        dealt in to, 断线 (auto-played until it comes back); otherwise the seat waits
-        ``grace_seconds`` for it."""
+        """A client's socket closed: it leaves the room's count at once (not after a step of
+        the clock). When it was the player's last: during a round it is dealt in to, 断线
+        (auto-played until it comes back); otherwise the seat waits ``grace_seconds``."""
+        player = client.player
+        clients = self.clients.get(player)
+        if not clients or client not in clients:
+            return
+        clients.discard(client)
+        self.connections -= 1
+        self.last_used = time.monotonic()
+        if clients:
+            return
+        del self.clients[player]
+        self.offline_since[player] = time.time()
+        self.waiting.pop(player, None)
         async with self.lock:
-            clients = self.clients.get(client.player, set())
-            if client not in clients:
-                return
-            clients.discard(client)
-            self.connections -= 1
-            self.last_used = time.monotonic()
-            if clients:
-                return
-            player = client.player
-            del self.clients[player]
-            self.offline_since[player] = time.time()
-            self.waiting.pop(player, None)
+            if self.online(player):
+                return  # back on another connection meanwhile
             seated = player in self.table.players
             rnd = self.table.round
             if rnd is not None and player in rnd.players:
@@ -431,14 +434,16 @@ class Room:
     # ------------------------------------------------------------------ the clock
 
     async def run(self) -> None:
-        """The room's clock, until cancelled: one step, then wait for a change or the next
-        deadline. A step that fails (the database refused a change) is logged, the room is
-        read back from the database, and the clock tries again a second later."""
+        """The room's clock, until cancelled: the AI seats' plays solved (without the lock),
+        one step, then wait for a change or the next deadline. A step that fails (the
+        database refused a change) is logged, the room is read back from the database, and
+        the clock tries again a second later."""
         while True:
             # Cleared before the step, never after the wait: a change that comes while the
             # step runs (or as the wait times out) must wake the next wait.
             self.changed.clear()
             try:
+                await self._solve_ai()
                 async with self.lock:
                     wait = await self.step()
             except asyncio.CancelledError:
@@ -482,7 +487,7 @@ class Room:
             ai = [s for s in rnd.missing if is_ai(rnd.players[s])]
             if ai:
                 await self._ai_play(ai)
-                return 0.0
+                return 0.0  # solved on the next turn of the clock, if not yet
             if rnd.missing and (self.deadline is None or now < self.deadline):
                 return None if self.deadline is None else self.deadline - now
             await self._finish_round()
@@ -537,23 +542,43 @@ class Room:
         self.table.sit(player, balance=amount)
         await self.commit([Move(player, -amount, "sit")])
 
-    async def _ai_play(self, seats: List[int]) -> None:
+    async def _solve_ai(self) -> None:
+        """Solves the plays of the AI seats still to play, without holding the room's lock:
+        a solve takes a while and its time depends on the AI seats' cards, so no player's
+        answer may wait for it (nor could time it). The plays wait in ``ai_ready`` for the
+        next step to submit (see :meth:`_ai_play`)."""
         rnd = self.table.round
-        assert rnd is not None
-        players = len(rnd.present) if len(rnd.present) in rnd.rules.players else rnd.seats
+        if rnd is None or rnd.phase != "arrange":
+            return
+        seats = [s for s in rnd.missing if is_ai(rnd.players[s])]
         hands = {s: rnd.hand(s) for s in seats}
+        if not seats or (self.ai_ready is not None and self.ai_ready[0] == hands):
+            return
+        players = len(rnd.present) if len(rnd.present) in rnd.rules.players else rnd.seats
+        banker = {s: rnd.rules.mode == "banker" and s == rnd.banker for s in seats}
+        rules = rnd.rules
 
         def solve_all() -> Dict[int, Any]:
-            return {
-                s: solve(h, rnd.rules, players=players, banker=rnd.rules.mode == "banker" and s == rnd.banker).submission()
-                for s, h in hands.items()
-            }
+            return {s: solve(h, rules, players=players, banker=banker[s]).submission() for s, h in hands.items()}
 
-        plays = await asyncio.to_thread(solve_all)
-        for s, sub in plays.items():
-            rnd.submit(s, sub)
-        await self.commit()
-        await self.publish()
+        self.ai_ready = (hands, await asyncio.to_thread(solve_all))
+
+    async def _ai_play(self, seats: List[int]) -> None:
+        """Submits the solved plays of AI ``seats`` whose hands are still the ones solved."""
+        rnd = self.table.round
+        assert rnd is not None
+        ready, self.ai_ready = self.ai_ready, None
+        if ready is None:
+            return
+        hands, plays = ready
+        played = False
+        for s in seats:
+            if s in plays and hands.get(s) == rnd.hand(s):
+                rnd.submit(s, plays[s])
+                played = True
+        if played:
+            await self.commit()
+            await self.publish()
 
     async def _finish_round(self) -> None:
         table = self.table

@@ -10,7 +10,9 @@ sockets used to exhaust the process's file descriptors (``EMFILE``) so that even
   per peer address (a trusted proxy's connections count only towards the total): one over
   the bound is answered ``503`` at once and closed;
 - a connection must send a whole request head within ``header_timeout`` seconds of
-  connecting (or of its first byte after a keep-alive pause), else it is closed.
+  connecting (or of its first byte after a keep-alive pause), else it is closed;
+- a request head over ``max_head`` bytes is answered ``431`` and closed (h11's own bound
+  holds only for a head that arrives in pieces).
 
 A connection is counted from its acceptance until its socket closes, through the upgrade
 from HTTP to WebSocket.
@@ -36,6 +38,12 @@ _REFUSAL = (
     b"connection: close\r\n"
     b"content-length: %d\r\n\r\n%s"
 )
+_TOO_LARGE = (
+    b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+    b"content-type: text/plain; charset=utf-8\r\n"
+    b"connection: close\r\n"
+    b"content-length: 30\r\n\r\nthe request head is too large\n"
+)
 
 
 class Guard:
@@ -46,16 +54,30 @@ class Guard:
         per_address: open connections per peer address (not for ``trusted`` ones).
         header_timeout: seconds allowed to send a request head.
         trusted: peer addresses of reverse proxies.
+        max_head: the largest request head in bytes (larger: ``431`` and closed).
+        max_lingering: refused connections kept open a moment for their peer to read the
+            503 (more are closed at once).
     """
 
-    def __init__(self, max_connections: int, per_address: int, header_timeout: float, trusted: FrozenSet[str]) -> None:
+    def __init__(
+        self,
+        max_connections: int,
+        per_address: int,
+        header_timeout: float,
+        trusted: FrozenSet[str],
+        max_head: int = 16 * 1024,
+        max_lingering: int = 64,
+    ) -> None:
         self.max_connections = max_connections
         self.per_address = per_address
         self.header_timeout = header_timeout
         self.trusted = trusted
+        self.max_head = max_head
+        self.max_lingering = max_lingering
         self.open: Dict[asyncio.BaseTransport, str] = {}
         self.by_address: Dict[str, int] = {}
         self.refused = 0
+        self.lingering = 0  # refused connections still open for their peer to read the 503
 
     def admit(self, transport: asyncio.BaseTransport) -> Optional[bytes]:
         """Counts a new connection; returns the refusal to write instead when it is over a
@@ -96,29 +118,55 @@ def guarded_protocols(guard: Guard) -> Tuple[Type[asyncio.Protocol], Type[asynci
 
     class GuardedHTTP(H11Protocol):
         _head_timer: Optional[asyncio.TimerHandle] = None
+        _head = b""  # the start of a request head not yet complete (at most max_head + 4 bytes)
 
         def connection_made(self, transport: Any) -> None:
             refusal = guard.admit(transport)
-            if refusal is not None:
-                transport.write(refusal)
-                transport.close()
-                self.transport = transport
-                self._refused = True
+            self._refused = refusal is not None
+            if refusal is None:
+                super().connection_made(transport)
+                self._arm()
                 return
-            self._refused = False
-            super().connection_made(transport)
-            self._arm()
+            # The 503, then our side shut; the socket stays open a moment, reading and
+            # dropping what the peer sends (its request), so that closing it does not reset
+            # the connection before the peer has read the answer (max_lingering at once).
+            self.transport = transport
+            self._lingers = False
+            transport.write(refusal)
+            if guard.lingering >= guard.max_lingering or not transport.can_write_eof():
+                transport.close()
+                return
+            self._lingers = True
+            guard.lingering += 1
+            transport.write_eof()
+            self._head_timer = self.loop.call_later(1.0, transport.close)
 
         def connection_lost(self, exc: Optional[Exception]) -> None:
             self._disarm()
             if self._refused:
+                if self._lingers:
+                    guard.lingering -= 1
                 return
             guard.release(self.transport)
             super().connection_lost(exc)
 
+        def eof_received(self) -> None:
+            if self._refused:
+                self.transport.close()
+
         def data_received(self, data: bytes) -> None:
             if self._refused:
                 return
+            if self.conn.their_state is h11.IDLE:
+                self._head = (self._head + data)[: guard.max_head + 4]
+                end = self._head.find(b"\r\n\r\n")
+                if (end < 0 and len(self._head) > guard.max_head) or end > guard.max_head:
+                    self._disarm()
+                    self.transport.write(_TOO_LARGE)
+                    self.transport.close()
+                    return
+                if end >= 0:
+                    self._head = b""
             super().data_received(data)
             if self.transport.is_closing() or self.transport.get_protocol() is not self:
                 self._disarm()  # closed, or upgraded to a WebSocket

@@ -103,14 +103,7 @@ def train(
         raise PlayerCountError(f"players names no table size to train (allowed: {rules.players})",
                                got=None, allowed=tuple(rules.players))
     for p in sizes:
-        if p not in rules.players:
-            from thirteen.errors import PlayerCountError
-
-            raise PlayerCountError(
-                f"{p} players is not allowed by the rules (allowed: {rules.players})",
-                got=p,
-                allowed=tuple(rules.players),
-            )
+        rules.check_players(p)
     for name, value, most in (("deals", deals, 10**8), ("iterations", iterations, 10**4), ("seed", seed, 2**64 - 1)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"{name} must be an int, not {type(value).__name__}")

@@ -10,7 +10,6 @@ is silent: docs/rules.md, "Decisions of the round flow".
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 
@@ -23,7 +22,6 @@ from thirteen.errors import (
     DuplicateCardError,
     FalseSpecialError,
     FouledError,
-    PlayerCountError,
     RoundStateError,
     SurrenderError,
     ThirteenError,
@@ -112,14 +110,7 @@ class Round(saves.JsonSave):
             raise TypeError(f"rules must be a RuleSet, got {type(rules).__name__}")
         if is_int(seats):
             # A count the rules do not allow is refused before any list is built for it.
-            count = int(seats)  # type: ignore[arg-type]
-            if count not in rules.players:
-                raise PlayerCountError(
-                    f"{short(count)} players is not allowed by the rules "
-                    f"(allowed: {list(rules.players)})",
-                    got=count,
-                    allowed=tuple(rules.players),
-                )
+            count = rules.check_players(int(seats))  # type: ignore[arg-type]
             players: Tuple[PlayerId, ...] = tuple(range(count))
         elif isinstance(seats, (str, bytes)):
             raise TypeError("seats must be a count or a sequence of player ids")
@@ -129,13 +120,7 @@ class Round(saves.JsonSave):
                 check_player_id(player)
             if len(set(players)) != len(players):
                 raise ThirteenError(f"player ids must be distinct, got {list(players)}")
-        n = len(players)
-        if n not in rules.players:
-            raise PlayerCountError(
-                f"{n} players is not allowed by the rules (allowed: {list(rules.players)})",
-                got=n,
-                allowed=tuple(rules.players),
-            )
+        n = rules.check_players(len(players))
         if not is_int(banker) or not 0 <= banker < n:
             raise ThirteenError(f"banker seat {short(banker)} is not a seat of a {n}-player round")
         if stakes is not None:
@@ -180,7 +165,6 @@ class Round(saves.JsonSave):
         self._escaped: List[int] = []
         self._disconnected: Set[int] = set()
         self._result: Optional[RoundResult] = None
-        self._settle_rules: Dict[int, Any] = {}
 
     # ------------------------------------------------------------------ read-only state
 
@@ -829,55 +813,32 @@ class Round(saves.JsonSave):
         )
         return solution.submission()
 
-    def _rules_for(self, m: int) -> Any:
-        """The rules of a showdown among ``m`` of the seats dealt in: the round's rules
-        when ``m`` is a size they allow and a home run is judged alike; otherwise the
-        core's rules object for a table of ``m`` whose home run counts the players dealt
-        in (RULES.md 5 step 7), not the ``m`` still in."""
-        home_run = self._rules.home_run
-        counted = home_run.kind != "none" and self.seats >= (home_run.min_players or 0)
-        if m in self._rules.players and (not counted or m >= (home_run.min_players or 0)):
-            return self._rules
-        cached = self._settle_rules.get(m)
-        if cached is None:
-            data = self._rules.to_dict()
-            data["players"] = [m]
-            data["escape"] = None
-            if counted:
-                data["home_run"]["min_players"] = m
-            cached = _core.Rules(json.dumps(data, sort_keys=True))
-            self._settle_rules[m] = cached
-        return cached
-
     def _showdown(
-        self, subs: List[Optional[Submission]], present: List[int]
-    ) -> Tuple[Optional[Dict[str, Any]], List[int]]:
-        n = self.seats
-        results = [0] * n
-        if len(present) < 2:
-            return None, results
-        if self._rules.mode == "banker" and self._banker not in present:
-            return None, results
+        self, subs: List[Optional[Submission]]
+    ) -> Tuple[Optional[Dict[str, Any]], List[int], List[int]]:
+        """The settlement of the seats still in (as a dict), and per seat the showdown's
+        units and the escape payments: :func:`thirteen.settle_round`, whose core holds the
+        rules of several leavers and of a home run after an escape (RULES.md 5)."""
         assert self._hands is not None
-        table: List[Submission] = []
-        for s in present:
-            if s in self._surrendered:
+        table: List[Optional[Submission]] = []
+        for s in range(self.seats):
+            if s in self._escaped:
+                table.append(None)
+            elif s in self._surrendered:
                 h = self._hands[s][:13]
                 table.append(Arrangement(h[:3], h[3:8], h[8:13], self._rules))
             else:
-                sub = subs[s]
-                assert sub is not None
-                table.append(sub)
-        settlement = _core.settle(
+                table.append(subs[s])
+        settlement, results, escape = _core.settle_round(
             table,
-            self._rules_for(len(present)),
-            banker=present.index(self._banker) if self._banker in present else 0,
-            stakes=None if self._stakes is None else [self._stakes[s] for s in present],
-            surrendered=[present.index(s) for s in sorted(self._surrendered) if s in present],
+            self._rules,
+            escaped=list(self._escaped),
+            banker=self._banker,
+            stakes=None if self._stakes is None else list(self._stakes),
+            surrendered=sorted(self._surrendered),
         )
-        for i, s in enumerate(present):
-            results[s] = settlement.totals[i]
-        return settlement.to_dict(), results
+        shown = None if settlement is None else settlement.to_dict()
+        return shown, list(results), list(escape)
 
     def _outcome(
         self,
@@ -889,8 +850,7 @@ class Round(saves.JsonSave):
         """The result of settling these submissions (nothing changes)."""
         n = self.seats
         present = list(self.present)
-        settlement, results = self._showdown(subs, present)
-        escape = self._escape_units(results, present)
+        settlement, results, escape = self._showdown(subs)
         units = [r + e for r, e in zip(results, escape)]
         money = list(_core.money(units, self._stake, self._rake))
         rake = [u * self._stake - m for u, m in zip(units, money)]
@@ -916,25 +876,3 @@ class Round(saves.JsonSave):
             surrendered=tuple(sorted(self._surrendered)),
         )
 
-    def _escape_units(self, results: List[int], present: List[int]) -> List[int]:
-        n = self.seats
-        pay = [0] * n
-        escape = self._rules.escape
-        if escape is None or not self._escaped:
-            return pay
-        for leaver in self._escaped:
-            if escape.to == "split":
-                sub = sorted(present + [leaver])
-                others = [None if s == leaver else results[s] for s in sub]
-                part = _core.escape_payments(self._rules, sub.index(leaver), others)
-                for i, s in enumerate(sub):
-                    pay[s] += part[i]
-            else:
-                low = min(results[s] for s in present) - 1
-                full = [
-                    None if s == leaver else (results[s] if s in present else low) for s in range(n)
-                ]
-                part = _core.escape_payments(self._rules, leaver, full)
-                for s in range(n):
-                    pay[s] += part[s]
-        return pay

@@ -19,7 +19,6 @@ from thirteen._plain import short
 from thirteen.errors import (
     CardNotHeldError,
     LimitError,
-    PlayerCountError,
     RoundStateError,
     TableError,
     ThirteenError,
@@ -517,13 +516,7 @@ class Table(saves.JsonSave):
         if self._round is not None:
             raise TableError("a round is in progress: finish it first")
         ids = self.players
-        if len(ids) < 2 or len(ids) not in self._rules.players:
-            raise PlayerCountError(
-                f"{len(ids)} seated players cannot start a round "
-                f"(allowed: {list(self._rules.players)})",
-                got=len(ids),
-                allowed=tuple(self._rules.players),
-            )
+        self._rules.check_players(len(ids))
         banker_seat = 0
         if banker is not None:
             if banker not in ids:

@@ -12,6 +12,11 @@ this process's plus its worker processes' (``RUSAGE_CHILDREN``: a run's processe
 when it ends). Start-up is included: a run starts its processes, and this process plays the
 first rounds while they start.
 
+The machine's limit: ``n`` independent processes, each a one-process ``simulate`` of
+``rounds / n`` rounds, started together after warming up (no sharing between them at all),
+against one process of every round: what ``n`` cores give to work that needs nothing from
+each other (on a virtual machine, two vCPUs may share one physical core).
+
 Training: ``thirteen train`` (``--players`` at ``--train-deals`` deals, 3 iterations) in a
 fresh process with the core's thread pool at 1, 2, ... threads (``RAYON_NUM_THREADS``),
 alternating the same way; its tables must be the same bytes each time.
@@ -90,6 +95,43 @@ def simulation(args: argparse.Namespace, cores: int) -> List[Dict[str, Any]]:
     return rows
 
 
+ALONE = """
+import sys, thirteen
+rules = thirteen.RuleSet.preset(sys.argv[1])
+players = int(sys.argv[2])
+thirteen.simulate(rules, players, [sys.argv[3]] * players, 50, seed=10**9, workers=1)
+sys.stdin.readline()  # started: wait for the others
+thirteen.simulate(rules, players, [sys.argv[3]] * players, int(sys.argv[4]), seed=int(sys.argv[5]), workers=1)
+"""
+
+
+def ceiling(args: argparse.Namespace, cores: int) -> List[Dict[str, Any]]:
+    """The machine's own limit: ``n`` independent one-process runs of ``rounds / n`` rounds
+    each, started together (each in a process of its own, warmed up first), against one
+    such process playing every round; rounds per wall second, least of ``--repeat``."""
+    rows = []
+    for strategy, rounds in (("ev", args.ev_rounds), ("greedy", args.greedy_rounds)):
+        best: Dict[int, float] = {}
+        for _ in range(args.repeat):
+            for n in range(1, cores + 1):
+                procs = [subprocess.Popen([sys.executable, "-c", ALONE, args.rules, str(args.players), strategy,
+                                           str(rounds // n), str(k * rounds)], stdin=subprocess.PIPE, text=True)
+                         for k in range(n)]
+                time.sleep(3)  # every process imported and warmed up
+                start = time.perf_counter()
+                for p in procs:
+                    assert p.stdin is not None
+                    p.stdin.write("go\n")
+                    p.stdin.flush()
+                for p in procs:
+                    p.wait()
+                best[n] = min(best.get(n, float("inf")), time.perf_counter() - start)
+        for n, wall in sorted(best.items()):
+            rows.append({"mix": f"all {strategy}", "processes": n, "wall_seconds": round(wall, 2),
+                         "speed_up": round(best[1] / wall, 2)})
+    return rows
+
+
 TRAIN = """
 import sys, thirteen
 thirteen.train(thirteen.RuleSet.preset(sys.argv[1]), players=[int(sys.argv[2])], deals=int(sys.argv[3]),
@@ -131,10 +173,11 @@ def main() -> None:
     cores = os.cpu_count() or 1
     before = os.getloadavg()[0]
     sim = simulation(args, cores)
+    alone = ceiling(args, cores)
     train = training(args, cores)
     out = {"cores": cores, "cpu": cpu_model(), "load_average_before": round(before, 1),
            "load_average_after": round(os.getloadavg()[0], 1), "rules": args.rules, "players": args.players,
-           "repeat": args.repeat, "simulate": sim, "train": train}
+           "repeat": args.repeat, "simulate": sim, "independent_processes": alone, "train": train}
     if args.json:
         print(json.dumps(out, indent=2))
         return
@@ -145,6 +188,9 @@ def main() -> None:
     for r in sim:
         print(f"{r['mix']:<11} {r['rounds']:>8} {r['workers']:>7} {r['wall_seconds']:>7.2f} {r['cpu_seconds']:>7.2f} "
               f"{r['rounds_per_wall_second']:>9,} {r['speed_up']:>7.2f}x {r['rounds_per_cpu_second']:>12,}")
+    print("the machine's limit: independent one-process runs started together, sharing the rounds:")
+    for r in alone:
+        print(f"  {r['mix']:<11} {r['processes']} process(es): {r['wall_seconds']:.2f} s, {r['speed_up']:.2f}x")
     print(f"train, {args.players} players, {args.train_deals} deals x 3 iterations (a fresh process each):")
     for r in train:
         print(f"  {r['threads']} thread(s): {r['wall_seconds']:.2f} s, {r['speed_up']:.2f}x")

@@ -4,6 +4,7 @@ recomputed from the rounds themselves."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 import statistics
 
 import thirteen
@@ -305,3 +306,30 @@ def test_a_killed_worker_process_is_a_clear_error() -> None:
             proc.communicate()
     assert proc.returncode == 2 and out == ""
     assert "thirteen: error: a worker process of this machine died" in err and "Traceback" not in err
+
+
+def test_a_script_without_a_main_guard_simulates_on_processes(tmp_path: Path) -> None:
+    # A user's plain script (no `if __name__ == "__main__":`) calling simulate with worker
+    # processes: the workers must not run the script again (each would start processes of
+    # its own while it starts: the run hung). The script notes every process that runs it;
+    # expected: only itself. (The run is long enough for the workers to start and play.)
+    import json
+    import subprocess
+    import sys
+
+    script = tmp_path / "plain.py"
+    script.write_text(
+        "import json, os, thirteen\n"
+        "with open('ran.txt', 'a') as f: f.write(f'{os.getpid()}\\n')\n"
+        "rules = thirteen.RuleSet.preset('kaixin')\n"
+        "s = thirteen.simulate(rules, 4, ['ev', 'greedy', 'greedy', 'greedy'], 30000, seed=3,"
+        " workers=2, shard_rounds=50)\n"
+        "print(json.dumps(s['rounds'] == 30000))\n",
+        encoding="utf-8",
+    )
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=tmp_path)
+    out, err = proc.communicate(timeout=180)
+    assert proc.returncode == 0, err[-2000:]
+    assert json.loads(out.strip().splitlines()[-1]) is True
+    assert (tmp_path / "ran.txt").read_text().split() == [str(proc.pid)], err[-2000:]

@@ -5,16 +5,19 @@ GIL: two of them were slower than one).
 
 The processes are started with ``spawn`` (a fresh interpreter that imports ``thirteen``):
 the engine's thread pool is running in this process, and a forked copy of it would have
-none. What every shard shares (the run's :class:`~thirteen.simulation.Spec`, lane tables
-included) is sent to each process once, when it starts, not with every shard. A script that
-calls ``simulate`` with more than one worker needs the ``if __name__ == "__main__":`` guard
-that :mod:`multiprocessing` asks of every program that starts processes this way.
+none. A worker runs only ``thirteen``'s code, so it is started without the caller's main
+module: a script that calls ``simulate`` needs no ``if __name__ == "__main__":`` guard. What
+every shard shares (the run's :class:`~thirteen.simulation.Spec`, lane tables included) is
+sent to each process once, when it starts, not with every shard.
 """
 
 from __future__ import annotations
 
-import multiprocessing
+import contextlib
 import signal
+import sys
+import types
+from multiprocessing.context import SpawnContext, SpawnProcess
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Generic, Iterable, Iterator, List, Optional, Set, TypeVar
@@ -29,6 +32,34 @@ R = TypeVar("R")
 
 #: In a worker process: the function every shard runs and the data it shares.
 _JOB: Optional[Any] = None
+
+
+@contextlib.contextmanager
+def _without_main() -> Iterator[None]:
+    """While a worker process is spawned, ``__main__`` is an empty module: ``multiprocessing``
+    then tells the worker to import no main module (the caller's script would otherwise run
+    again in every worker, and start processes of its own while the worker starts)."""
+    main = sys.modules["__main__"]
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = main
+
+
+class _Process(SpawnProcess):
+    """A spawned worker process started without the caller's main module."""
+
+    @staticmethod
+    def _Popen(process_obj: Any) -> Any:
+        with _without_main():
+            return SpawnProcess._Popen(process_obj)
+
+
+class _Context(SpawnContext):
+    """``spawn``, with :class:`_Process` for the processes."""
+
+    Process = _Process
 
 
 def _install(fn: Callable[[Any, Any], Any], common: Any) -> None:
@@ -66,7 +97,7 @@ class Pool(Generic[C, S, R]):
             raise BackendError(f"processes must be at least 1, got {processes}", backend="local")
         self.processes = processes
         self._executor = ProcessPoolExecutor(
-            max_workers=processes, mp_context=multiprocessing.get_context("spawn"),
+            max_workers=processes, mp_context=_Context(),
             initializer=_install, initargs=(fn, common),
         )
         # One greeting per process: submitting them starts every process now.

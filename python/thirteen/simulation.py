@@ -27,11 +27,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-import thirteen
-from thirteen import cluster
+from thirteen import _core, cluster
 from thirteen.errors import LimitError, ThirteenError
 from thirteen.processes import Pool
 from thirteen.rules import RuleSet
+from thirteen.solver import solve
 from thirteen._core import LaneTables
 from thirteen.table_store import lane_tables
 
@@ -205,21 +205,21 @@ def shard_size(rate: float, rounds: int, workers: int, seconds: float) -> int:
     return max(1, min(int(rate * seconds), most))
 
 
-def _play_round(spec: Spec, r: int) -> Tuple[thirteen.Settlement, int]:
+def _play_round(spec: Spec, r: int) -> Tuple[_core.Settlement, int]:
     """Round ``r`` of the run: its settlement, and the rake taken from it."""
     rules = spec.rules
-    d = thirteen.deal(rules, spec.players, None if spec.seed is None else spec.seed + r)
+    d = _core.deal(rules, spec.players, None if spec.seed is None else spec.seed + r)
     subs = []
     for seat, hand in enumerate(d.hands):
-        sol = thirteen.solve(
+        sol = solve(
             list(hand), rules, players=spec.players, strategy=spec.strategies[seat],
             samples=spec.samples, seed=r, banker=rules.mode == "banker" and seat == 0,
             tables=spec.tables,
         )
         subs.append(sol.submission())
-    settlement = thirteen.settle(subs, rules)
+    settlement = _core.settle(subs, rules)
     totals = settlement.totals
-    money = thirteen.money(totals, spec.stake, spec.rake)
+    money = _core.money(totals, spec.stake, spec.rake)
     return settlement, sum(t * spec.stake for t in totals) - sum(money)
 
 
@@ -335,8 +335,8 @@ def simulate(
     The rounds are played in shards (see the module docs): here by this process and
     ``workers - 1`` worker processes (``backend="local"``, the default), or as Ray tasks on a cluster
     (``backend="ray"``, or any ``address``). The summary of a seed is the same on either
-    backend, any number of workers and any shard size; only ``seconds`` differs. With more
-    than one worker, a script needs the ``if __name__ == "__main__":`` guard
+    backend, any number of workers and any shard size; only ``seconds`` differs. The worker
+    processes run only ``thirteen``'s code: a script needs no ``__main__`` guard
     (:mod:`thirteen.processes`).
 
     Args:
@@ -411,7 +411,7 @@ def _spec(
     with the lane tables resolved here."""
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a thirteen.RuleSet, not {type(rules).__name__}")
-    thirteen.deal(rules, players, 0)  # PlayerCountError before any work
+    _core.deal(rules, players, 0)  # PlayerCountError before any work
     strategies = tuple(strategies)
     if len(strategies) != players:
         raise ThirteenError(f"{len(strategies)} strategies for {players} players (one per seat)")
@@ -434,7 +434,7 @@ def _spec(
     if seed is not None and seed + rounds > 2**64:
         raise LimitError(f"seeds {seed} + {rounds - 1} run past 2**64 - 1", key="seed",
                          value=str(seed), minimum=0, maximum=2**64 - rounds)
-    thirteen.money([0] * players, stake, rake)  # LimitError, TypeError for a bad stake or rake
+    _core.money([0] * players, stake, rake)  # LimitError, TypeError for a bad stake or rake
     return Spec(rules, players, strategies, samples, seed, stake, rake, lane_tables(rules, players))
 
 

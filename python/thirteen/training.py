@@ -9,7 +9,7 @@ value: ``change``, how far the iteration moved the tables, and ``gap``, how far 
 response was from the tables it answered. Training stops at ``tolerance`` (``change`` below
 it) or after ``iterations``. The same arguments and seed give byte-identical tables.
 
-On a Ray cluster (``backend="ray"``) each iteration's deals are cut into four shards per CPU
+On a Ray cluster (``backend="ray"``) each iteration's deals are cut into two shards per CPU
 of the cluster (:func:`shard_deals`), played as Ray tasks (:func:`count_deals`) that fetch
 the iteration's tables once per worker process and send their lane counts back packed in
 numpy arrays (:func:`pack_counts`); the counts add up to the iteration's in any order, and the averaging stays in the core, so the tables are
@@ -103,14 +103,7 @@ def train(
         raise PlayerCountError(f"players names no table size to train (allowed: {rules.players})",
                                got=None, allowed=tuple(rules.players))
     for p in sizes:
-        if p not in rules.players:
-            from thirteen.errors import PlayerCountError
-
-            raise PlayerCountError(
-                f"{p} players is not allowed by the rules (allowed: {rules.players})",
-                got=p,
-                allowed=tuple(rules.players),
-            )
+        rules.check_players(p)
     for name, value, most in (("deals", deals, 10**8), ("iterations", iterations, 10**4), ("seed", seed, 2**64 - 1)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"{name} must be an int, not {type(value).__name__}")
@@ -287,7 +280,7 @@ def _ray_counter(
 
 
 def shard_deals(deals: int, cpus: int) -> int:
-    """Deals per Ray task of a training iteration: four tasks per CPU of the cluster (an
-    iteration waits for its last task: small tasks end close together), each of at least
-    :data:`SHARD_DEALS`."""
-    return max(SHARD_DEALS, -(-deals // (4 * max(1, cpus))))
+    """Deals per Ray task of a training iteration: two tasks per CPU of the cluster (an
+    iteration waits for its last task; on one machine one, two and four per CPU measured
+    alike), each of at least :data:`SHARD_DEALS`."""
+    return max(SHARD_DEALS, -(-deals // (2 * max(1, cpus))))

@@ -2,16 +2,11 @@
 //! `cargo run --release -p thirteen-core --example ev_profile`.
 use std::time::Instant;
 
-use thirteen_core::build_tables;
-use thirteen_core::solve_mc;
-use thirteen_core::HandSplits;
-use thirteen_core::Removal;
-use thirteen_core::{best_splits, Ask, Distinct, Hand, Pricing, SearchStats};
-use thirteen_core::{rng_for, shuffle};
-use thirteen_core::{BonusKind, Rules};
-use thirteen_core::{Card, DeckKind};
-use thirteen_core::{Context, Role};
-use thirteen_core::{LaneCounts, LaneTables};
+use thirteen_core::{
+    best_splits, build_tables, rng_for, shuffle, solve_mc, Ask, Card, Context, DeckKind, Distinct,
+    Hand, HandSplits, HomeRun, LaneCounts, LaneTables, Majority, Pricing, Removal, Role, Rules,
+    Scoop, SearchStats,
+};
 
 fn env(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -45,18 +40,18 @@ fn main() {
     royal[2][8] = 5;
     let kaixin = Rules {
         lane_values: royal,
-        scoop: (BonusKind::Double, 0),
-        home_run: (BonusKind::Double, 0, 3),
+        scoop: Scoop::double(),
+        home_run: HomeRun::double(3),
         ..Rules::default()
     };
     let western = Rules {
-        majority_bonus: 1,
+        majority: Majority { units: 1 },
         ..Rules::default()
     };
     // Approximations of two presets' scoring (the default wheel, no suit order): kaixin's
     // royalties without its home run (as bianfeng), and lane units 1, 2, 3 (as luosong).
     let bianfeng = Rules {
-        home_run: (BonusKind::None, 0, 0),
+        home_run: HomeRun::NONE,
         ..kaixin.clone()
     };
     let mut plain = [[1i64; 10]; 3];

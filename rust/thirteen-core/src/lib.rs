@@ -14,30 +14,31 @@ mod deal;
 mod error;
 pub mod limits;
 mod money;
+mod round;
 mod rules;
 mod score;
 mod special;
 mod split;
 mod strategy;
 
-// The paths the engine's modules name for cards and values (the `cards` folder).
-pub(crate) use cards as card;
-pub(crate) use cards as eval;
-pub(crate) use cards as eval_table;
-
 pub use arrange::{compare_lanes, is_foul, values_foul, Arrangement};
 pub use cards::{
     check_duplicates, evaluate, evaluate3, evaluate3_reference, evaluate5, evaluate5_reference,
-    evaluate_batch, evaluate_subsets13, format_cards, parse_cards, validate_hand, Card, Category,
-    DeckKind, HandValue, Rank, Suit, ThreeKeys, Wheel, FIVES_OF_13, THREES_OF_13,
+    evaluate_batch, evaluate_subsets13, format_cards, hand13, parse_cards, validate_hand, Card,
+    Category, DeckKind, HandValue, Rank, Suit, ThreeKeys, Wheel, FIVES_OF_13, THREES_OF_13,
 };
 pub use deal::{
     deal, deal_os, rng_at, rng_for, shuffle, shuffled_deck, swap, swap_rng, swap_under, Deal,
 };
 pub use error::{player_count_message, Error, Lane, Result};
 pub use money::{money, Percent, Rake};
-pub use rules::{BonusKind, Mode, Rules, TieBreak, SPECIAL_KEYS};
-pub use score::{escape_payments, settle, settle_batch, Settlement, Submission, TableArgs, STEPS};
+pub use round::{escape_payments, settle_round, RoundSettlement};
+pub use rules::schema::options as rule_options;
+pub use rules::{
+    special_index, special_keys, BankerStake, BonusKind, Escape, EscapeTo, FoulPolicy, HomeRun,
+    HorseCard, Majority, Mode, RuleFile, Rules, Scoop, Special, Specials, Surrender, TieBreak,
+};
+pub use score::{settle, settle_batch, Settlement, Submission, TableArgs, STEPS};
 pub use special::{
     compare_specials, find_special, held_specials, holds as holds_special, SpecialHand,
 };

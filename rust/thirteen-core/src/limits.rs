@@ -96,9 +96,6 @@ pub const MC_SAMPLES: Limit = Limit {
     max: 10_000_000,
 };
 
-/// The table sizes the strategies price.
-pub const TABLE_SIZES: [u8; 3] = [2, 3, 4];
-
 /// Random tables dealt per iteration of training.
 pub const TRAIN_DEALS: Limit = Limit {
     key: "deals",
@@ -128,7 +125,7 @@ pub const TRAIN_ITERATION: Limit = Limit {
     max: 10_000,
 };
 
-/// A hand value as an integer ([`crate::eval::HandValue::raw`]): of a lane's counts, or to
+/// A hand value as an integer ([`crate::cards::HandValue::raw`]): of a lane's counts, or to
 /// rebuild a value from.
 pub const HAND_VALUE: Limit = Limit {
     key: "value",
@@ -154,6 +151,18 @@ pub const RULE_UNITS: Limit = Limit {
     key: "units",
     min: 0,
     max: MAX_RULE_UNITS,
+};
+/// The table sizes a rule set may allow (RULES.md 1): 2 to 4 players, banker included.
+pub const TABLE_SIZE: Limit = Limit {
+    key: "players",
+    min: 2,
+    max: 4,
+};
+/// Swap-three (换三张, RULES.md 7): the most cards a player may give, `1..=13`.
+pub const SWAP_CARDS: Limit = Limit {
+    key: "swap.max_cards",
+    min: 1,
+    max: 13,
 };
 /// A banker-mode stake multiplier, `1..=S`.
 pub const STAKE_MULTIPLIER: Limit = Limit {

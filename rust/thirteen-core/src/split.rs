@@ -9,9 +9,9 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use crate::arrange::Arrangement;
-use crate::card::Card;
-use crate::eval::{HandValue, Wheel};
-use crate::eval_table::{evaluate_subsets13_keyed, ThreeKeys, FIVES_OF_13, THREES_OF_13};
+use crate::cards::Card;
+use crate::cards::{evaluate_subsets13_keyed, ThreeKeys, FIVES_OF_13, THREES_OF_13};
+use crate::cards::{HandValue, Wheel};
 
 /// All 13 positions.
 pub const ALL_POSITIONS: u16 = 0x1fff;
@@ -165,7 +165,7 @@ pub struct HandSplits {
     cards: [Card; 13],
     v5: Vec<HandValue>,
     v3: Vec<HandValue>,
-    /// Each three's place among the 3-card values ([`crate::eval_table::three_key`]).
+    /// Each three's place among the 3-card values ([`crate::cards::three_key`]).
     k3: Vec<u16>,
 }
 
@@ -206,7 +206,7 @@ impl HandSplits {
     }
 
     /// The places of the 286 three-position subsets' values among all 3-card values
-    /// ([`crate::eval_table::three_key`]), as the search's walk of the fronts sorts them.
+    /// ([`crate::cards::three_key`]), as the search's walk of the fronts sorts them.
     pub fn three_keys(&self) -> ThreeKeys<'_> {
         ThreeKeys(&self.k3)
     }
@@ -407,7 +407,7 @@ fn pareto_mask(splits: &[Split]) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::parse_cards;
+    use crate::cards::parse_cards;
 
     fn hand(text: &str) -> [Card; 13] {
         parse_cards(text).unwrap().try_into().unwrap()
@@ -433,12 +433,12 @@ mod tests {
             let fives = (0u32..1 << 13).filter(|m| m.count_ones() == 5);
             for (i, m) in fives.enumerate() {
                 let five: [Card; 5] = pick(m).try_into().unwrap();
-                assert_eq!(h.five_values()[i], crate::eval::evaluate5(&five, wheel));
+                assert_eq!(h.five_values()[i], crate::cards::evaluate5(&five, wheel));
             }
             let threes = (0u32..1 << 13).filter(|m| m.count_ones() == 3);
             for (i, m) in threes.enumerate() {
                 let three: [Card; 3] = pick(m).try_into().unwrap();
-                assert_eq!(h.three_values()[i], crate::eval::evaluate3(&three));
+                assert_eq!(h.three_values()[i], crate::cards::evaluate3(&three));
             }
         }
     }
@@ -485,7 +485,7 @@ mod tests {
 
     #[test]
     fn counts_are_those_of_the_lists() {
-        let hand: [Card; 13] = crate::card::parse_cards("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Kc")
+        let hand: [Card; 13] = crate::cards::parse_cards("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Kc")
             .unwrap()
             .try_into()
             .unwrap();

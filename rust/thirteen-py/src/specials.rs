@@ -98,7 +98,7 @@ fn held_specials(
         let hand = thirteen_cards(py, cards, r.deck)?;
         Ok(core::held_specials(&hand, r)
             .into_iter()
-            .map(|k| core::SPECIAL_KEYS[k])
+            .map(core::Special::key)
             .collect())
     })
 }

@@ -37,7 +37,7 @@ fn build_tables(
     let seed = seed.map_or(Ok(0), |s| seed_value(py, s))?;
     with_rules(rules, |r| {
         // A table size the rules allow: no more cards dealt than the deck holds.
-        let players = players.table_size(py, &r.players)?;
+        let players = players.table_size(py, r)?;
         let counts = py.detach(|| core::build_tables(r, players, deals, iterations, seed));
         Ok(PyLaneTables {
             tables: LaneTables::from_counts(&counts, r),

@@ -198,7 +198,10 @@ impl fmt::Debug for Card {
 }
 
 /// The deck a rule set plays with (RULES.md 1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum DeckKind {
     /// 52 cards.
     #[default]

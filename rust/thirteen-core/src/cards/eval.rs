@@ -7,7 +7,7 @@ use super::eval_table::{card_key, tables};
 use super::value::{HandValue, Wheel};
 use crate::error::{Error, Result};
 
-/// Evaluates five cards (RULES.md 3) by table lookup ([`crate::eval_table`]). Duplicates
+/// Evaluates five cards (RULES.md 3) by table lookup ([`super::eval_table`]). Duplicates
 /// (extra deck) are allowed; the caller checks them against the deck. Equals
 /// [`super::reference::evaluate5_reference`] for any five card codes.
 #[inline]
@@ -17,7 +17,7 @@ pub fn evaluate5(cards: &[Card; 5], wheel: Wheel) -> HandValue {
 }
 
 /// Evaluates a 3-card front (RULES.md 3): high card, one pair or three of a kind only, by
-/// table lookup ([`crate::eval_table`]). Equals [`super::reference::evaluate3_reference`] for any three cards.
+/// table lookup ([`super::eval_table`]). Equals [`super::reference::evaluate3_reference`] for any three cards.
 #[inline]
 pub fn evaluate3(cards: &[Card; 3]) -> HandValue {
     let key = cards.iter().fold(0, |key, &c| key + card_key(c));

@@ -334,8 +334,8 @@ pub const THREES_OF_13: usize = 286;
 ///
 /// Subsets come in colexicographic order of their positions (`{0,1,2,3,4}`, `{0,1,2,3,5}`,
 /// `{0,1,2,4,5}`, ...), which is increasing order of their 13-bit position masks. Duplicate
-/// diamonds (extra deck) are fine; values equal [`crate::eval::evaluate5`] and
-/// [`crate::eval::evaluate3`] of each subset.
+/// diamonds (extra deck) are fine; values equal [`super::eval::evaluate5`] and
+/// [`super::eval::evaluate3`] of each subset.
 // Positions index the keys and size the runs at once (an iterator over the keys measured
 // about 1,800 instructions a hand more under cachegrind).
 #[allow(clippy::needless_range_loop)]
@@ -543,7 +543,7 @@ mod tests {
     #[test]
     fn subsets_of_a_hand_with_every_category() {
         // Straight flush, wheel, flush with a pair (duplicate diamonds), quads, five of a kind.
-        let hand: [Card; 13] = crate::card::parse_cards("Ad Ad As Ah Ac 2d 3d 4d 5d 5d 9s 9h 9c")
+        let hand: [Card; 13] = crate::cards::parse_cards("Ad Ad As Ah Ac 2d 3d 4d 5d 5d 9s 9h 9c")
             .unwrap()
             .try_into()
             .unwrap();

@@ -20,7 +20,10 @@ use std::fmt;
 use super::card::Rank;
 
 /// Where the wheel `A 2 3 4 5` ranks among straights (RULES.md 3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Wheel {
     /// The lowest straight, five high.
     #[default]

@@ -12,9 +12,9 @@
 use std::cell::RefCell;
 
 use crate::arrange::Arrangement;
-use crate::card::{validate_hand, Card};
+use crate::cards::{evaluate3, evaluate5, HandValue};
+use crate::cards::{validate_hand, Card};
 use crate::error::{Lane, Result};
-use crate::eval::{evaluate3, evaluate5, HandValue};
 use crate::rules::Rules;
 use crate::score::Submission;
 use crate::special::{find_special, SpecialHand};

@@ -1,7 +1,7 @@
 //! The greedy baseline: the strongest back, then the strongest middle of the rest.
 
 use crate::arrange::Arrangement;
-use crate::card::Card;
+use crate::cards::Card;
 use crate::rules::Rules;
 use crate::split::HandSplits;
 use crate::strategy::ev::arrangement_of;

@@ -7,9 +7,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::card::{Card, DeckKind, Rank, Suit};
+use crate::cards::{evaluate3, evaluate5, Category, HandValue, Wheel};
+use crate::cards::{Card, DeckKind, Rank, Suit};
 use crate::error::{Error, Lane, Result};
-use crate::eval::{evaluate3, evaluate5, Category, HandValue, Wheel};
 use crate::rules::{Mode, Rules};
 use crate::strategy::removal::{Chances, Groups, LaneCurve, Removal};
 
@@ -700,16 +700,16 @@ mod tests {
     /// wins ties).
     #[test]
     fn every_term_read_of_a_lane_value_moves_with_it() {
-        use crate::rules::BonusKind;
+        use crate::rules::Scoop;
         use crate::strategy::model::{features_worth, Role};
         let banker = Rules {
             mode: Mode::Banker,
             banker_wins_ties: true,
             lane_values: [[1; 10], [2; 10], [3; 10]],
-            scoop: (BonusKind::Double, 0),
+            scoop: Scoop::double(),
             ..Rules::default()
         };
-        let held = crate::card::parse_cards("8d Js Qh 3s 6d Tc 3d Ks 2s 5c Qc Th 7d").unwrap();
+        let held = crate::cards::parse_cards("8d Js Qh 3s 6d Tc 3d Ks 2s 5c Qc Th 7d").unwrap();
         for rules in [Rules::default(), banker] {
             let counts = crate::strategy::train::build_tables(&rules, 4, 300, 2, 3);
             let tables = LaneTables::from_counts(&counts, &rules);

@@ -3,7 +3,7 @@
 
 use rayon::prelude::*;
 
-use crate::card::{Card, DeckKind};
+use crate::cards::{Card, DeckKind};
 use crate::deal::{rng_at, shuffle};
 use crate::rules::{Mode, Rules};
 use crate::score::{settle_known_totals, Scratch, Submission};

@@ -17,9 +17,9 @@
 //!
 //! Used with the standard deck only (with the extra diamonds a card may be held twice).
 
-use crate::card::Card;
+use crate::cards::Card;
 
-/// Bits of a hand value below the primary ranks (the kickers; [`crate::eval`] layout).
+/// Bits of a hand value below the primary ranks (the kickers; [`crate::cards::HandValue`] layout).
 const LOW_MASK: u32 = (1 << 14) - 1;
 
 /// The key of the group holding raw value `v`: the value with what the group leaves open
@@ -537,8 +537,8 @@ pub struct Removal {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::parse_cards;
-    use crate::eval::{evaluate3, evaluate5, Wheel};
+    use crate::cards::parse_cards;
+    use crate::cards::{evaluate3, evaluate5, Wheel};
 
     fn v5(text: &str) -> u32 {
         let c: [Card; 5] = parse_cards(text).unwrap().try_into().unwrap();
@@ -636,7 +636,7 @@ mod tests {
         let look = |t: &str| tables.lookup_removed(Lane::Front, v3(t), Some(&removal)).0;
         // A pair of threes beats king high and the twos; the queens are above, worth the
         // front pair's units.
-        let units = rules.lane_value(Lane::Front, crate::eval::Category::OnePair) as f64;
+        let units = rules.lane_value(Lane::Front, crate::cards::Category::OnePair) as f64;
         // (P(below), P(at most), units above.)
         let (b, m, a) = look("3s 3h Ac");
         near(b, (k + twos) / z);

@@ -6,9 +6,9 @@
 
 use rayon::prelude::*;
 
-use crate::card::{check_duplicates, validate_hand, Card};
+use crate::cards::{check_duplicates, validate_hand, Card};
 use crate::error::{Error, Result};
-use crate::limits::{COMPLETE_KEEP_LIMIT, MC_SAMPLES, SOLVE_TOP, TABLE_SIZES};
+use crate::limits::{COMPLETE_KEEP_LIMIT, MC_SAMPLES, SOLVE_TOP};
 use crate::rules::Rules;
 use crate::score::Submission;
 use crate::strategy::ev::{solve_ev, solve_ev_with, submission, Choice};
@@ -84,15 +84,11 @@ pub struct SolveOptions {
 }
 
 impl SolveOptions {
-    /// One play by `ev` for a seat at a table of `players` (2 to 4), the banker's when
-    /// `banker` (else a player's). Errors: [`Error::BadPlayerCount`] for another table size.
+    /// One play by `ev` for a seat at a table of `players` (a size some rule set allows,
+    /// [`crate::limits::TABLE_SIZE`]: 2 to 4), the banker's when `banker` (else a player's).
+    /// Errors: [`Error::BadPlayerCount`] for another table size.
     pub fn new(players: usize, banker: bool) -> Result<SolveOptions> {
-        if !TABLE_SIZES.iter().any(|&p| p as usize == players) {
-            return Err(Error::BadPlayerCount {
-                got: players,
-                allowed: TABLE_SIZES.to_vec(),
-            });
-        }
+        let players = Rules::check_table_size(i64::try_from(players).unwrap_or(i64::MAX))?;
         let role = if banker { Role::Banker } else { Role::Player };
         Ok(SolveOptions {
             ctx: Context { players, role },
@@ -307,8 +303,8 @@ pub fn solve_batch(
 mod tests {
     use super::*;
     use crate::arrange::is_foul;
-    use crate::card::parse_cards;
-    use crate::card::DeckKind;
+    use crate::cards::parse_cards;
+    use crate::cards::DeckKind;
     use crate::deal::{rng_for, shuffle};
     use crate::split::HandSplits;
     use crate::strategy::ev::{ev_all, ev_candidates, solve_ev};
@@ -403,8 +399,8 @@ mod tests {
         }
         let g = solve_greedy(&hand("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Kc"), &rules);
         assert_eq!(
-            crate::eval::evaluate5(&g.back, rules.wheel).category(),
-            crate::eval::Category::Straight
+            crate::cards::evaluate5(&g.back, rules.wheel).category(),
+            crate::cards::Category::Straight
         );
     }
 
@@ -425,7 +421,7 @@ mod tests {
             assert_eq!(
                 SolveOptions::new(players, false).unwrap_err(),
                 Error::BadPlayerCount {
-                    got: players,
+                    got: players as i64,
                     allowed: vec![2, 3, 4]
                 }
             );

@@ -20,11 +20,11 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use crate::card::Card;
+use crate::cards::Card;
+use crate::cards::HandValue;
 use crate::deal::{rng_at, shuffle};
 use crate::error::Error;
-use crate::eval::HandValue;
-use crate::limits::{Limit, TABLE_SIZES, TRAIN_DEAL, TRAIN_DEALS, TRAIN_ITERATIONS};
+use crate::limits::{Limit, TRAIN_DEAL, TRAIN_DEALS, TRAIN_ITERATIONS};
 use crate::rules::{Mode, Rules};
 use crate::score::Submission;
 use crate::strategy::keep::solve_ev_keep;
@@ -48,8 +48,8 @@ pub struct TrainConfig {
 }
 
 impl TrainConfig {
-    /// Checks a run under `rules`: a table size the strategies price ([`TABLE_SIZES`]) and
-    /// the rules allow ([`Error::BadPlayerCount`]), deals in [`TRAIN_DEALS`] and iterations in
+    /// Checks a run under `rules`: a table size some rule set allows
+    /// ([`crate::limits::TABLE_SIZE`]) and these rules do ([`Error::BadPlayerCount`]), deals in [`TRAIN_DEALS`] and iterations in
     /// [`TRAIN_ITERATIONS`] ([`Error::OutOfRange`]), a tolerance that is a number at least 0
     /// ([`Error::InvalidArgument`]).
     pub fn check(&self, rules: &Rules) -> crate::Result<()> {
@@ -64,20 +64,14 @@ impl TrainConfig {
                 ),
             });
         }
-        rules.check_players(self.players)
+        rules.check_players(self.players as i64).map(|_| ())
     }
 }
 
-/// [`Error::BadPlayerCount`] unless the strategies price a table of `players`
-/// ([`TABLE_SIZES`]).
+/// [`Error::BadPlayerCount`] unless some rule set allows a table of `players`
+/// ([`Rules::check_table_size`]).
 fn check_table_size(players: usize) -> crate::Result<()> {
-    if TABLE_SIZES.iter().any(|&p| p as usize == players) {
-        return Ok(());
-    }
-    Err(Error::BadPlayerCount {
-        got: players,
-        allowed: TABLE_SIZES.to_vec(),
-    })
+    Rules::check_table_size(i64::try_from(players).unwrap_or(i64::MAX)).map(|_| ())
 }
 
 /// One iteration of a training run.

@@ -1,7 +1,7 @@
 //! What a search is asked for: how many splits, kept apart how, worth more than what, and
 //! holding which cards.
 
-use crate::eval::HandValue;
+use crate::cards::HandValue;
 
 /// Which splits a list of more than one keeps apart: every split, or one per three lane
 /// values (the same play in other cards is left out), or one per label (hints, 牌型提示:

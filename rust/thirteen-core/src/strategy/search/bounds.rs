@@ -4,8 +4,8 @@
 
 use super::falling;
 use super::state::{Back, Search};
+use crate::cards::Category;
 use crate::error::Lane;
-use crate::eval::Category;
 
 /// With 13 cards, `ub1` is checked at every this many places of the walk (`ub1`'s docs).
 const UB1_EVERY: usize = 8;

@@ -7,8 +7,8 @@
 //! on that misses a set of positions: per 64 places, one bitset per position of the subsets
 //! holding it (built when first read), so 64 places are tested with a few word operations.
 
-use crate::eval::HandValue;
-use crate::eval_table::{three_key, ThreeKeys, THREE_KEYS};
+use crate::cards::HandValue;
+use crate::cards::{three_key, ThreeKeys, THREE_KEYS};
 
 /// Bits of the value kept below the bucket number.
 const BUCKET_SHIFT: u32 = 22;
@@ -580,9 +580,9 @@ mod tests {
         // Every 3-card subset of random hands of 13 to 16 cards (15 and 16 from the deck
         // with extra diamonds, so some cards come twice), against a full sort of the entries;
         // then hands whose ranks repeat most (trips, many pairs), where ties are common.
-        use crate::card::{parse_cards, Card, DeckKind};
+        use crate::cards::evaluate3;
+        use crate::cards::{parse_cards, Card, DeckKind};
         use crate::deal::{rng_for, shuffle};
-        use crate::eval::evaluate3;
         let check = |cards: &[Card]| {
             let n = cards.len();
             let masks: Vec<u32> = (0u32..1 << n).filter(|m| m.count_ones() == 3).collect();
@@ -618,7 +618,7 @@ mod tests {
             // 13 cards: the same order from the keys the tables give beside the values,
             // taken unchecked.
             if let Ok(hand) = <[Card; 13]>::try_from(cards) {
-                let splits = crate::split::HandSplits::new(&hand, crate::eval::Wheel::Low);
+                let splits = crate::split::HandSplits::new(&hand, crate::cards::Wheel::Low);
                 assert_eq!(splits.three_values(), &values[..]);
                 f.fill(&values, &tails(&masks));
                 f.fill_threes(&values, &tails(&masks), Some(splits.three_keys()));
@@ -653,8 +653,8 @@ mod tests {
     #[test]
     fn three_card_keys_are_in_value_order() {
         // Every 3-card value in increasing order gets an increasing key below the bound.
-        use crate::card::DeckKind;
-        use crate::eval::evaluate3;
+        use crate::cards::evaluate3;
+        use crate::cards::DeckKind;
         let d = DeckKind::Standard.cards();
         let mut values: Vec<HandValue> = Vec::new();
         for a in 0..52 {

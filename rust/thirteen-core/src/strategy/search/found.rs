@@ -4,7 +4,7 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use super::ask::Distinct;
-use crate::eval::HandValue;
+use crate::cards::HandValue;
 
 /// One candidate split with its expected units.
 #[derive(Clone, Copy, Debug)]

@@ -3,8 +3,8 @@
 
 use super::falling;
 use super::state::{Back, Search};
+use crate::cards::HandValue;
 use crate::error::Lane;
-use crate::eval::HandValue;
 use crate::strategy::model::Feat;
 
 impl Search<'_> {

@@ -1,7 +1,7 @@
 //! How the search prices a split, and how it bounds the splits it has not scored.
 
+use crate::cards::HandValue;
 use crate::error::Lane;
-use crate::eval::HandValue;
 use crate::rules::Rules;
 use crate::strategy::lanes::LaneTables;
 use crate::strategy::model::{

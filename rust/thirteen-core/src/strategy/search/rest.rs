@@ -3,8 +3,8 @@
 //! value of a back's group when no middle can share it, and a front's ways read from the
 //! straights and flushes of its rest.
 
-use crate::card::Card;
-use crate::eval::{Category, HandValue, PRIMARY_SHIFT};
+use crate::cards::Card;
+use crate::cards::{Category, HandValue, PRIMARY_SHIFT};
 
 /// Counts of a hand's cards by suit and by rank, four bits each (`1 << 4·suit` and
 /// `1 << 4·rank` per card; a 13-card hand holds at most 13 of a suit, 5 of a rank), per

@@ -14,8 +14,8 @@
 //! ([`Run::splits`]). Those ways are the run's splits with that front, each once.
 
 use super::subsets::middle_under;
-use crate::card::Card;
-use crate::eval::{Category, HandValue, PRIMARY_SHIFT};
+use crate::cards::Card;
+use crate::cards::{Category, HandValue, PRIMARY_SHIFT};
 use crate::split::{subset_index, ALL_POSITIONS};
 
 /// Most ways to give a run's back its kickers, with one front placed: `C(8, 3)`.
@@ -146,7 +146,7 @@ impl Run {
 #[cfg(test)]
 pub(crate) fn few_ranks(
     rng: &mut rand_chacha::ChaCha20Rng,
-    deck: crate::card::DeckKind,
+    deck: crate::cards::DeckKind,
     ranks: usize,
 ) -> [Card; 13] {
     let mut cards = deck.cards();
@@ -164,9 +164,9 @@ pub(crate) fn few_ranks(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::{parse_cards, DeckKind};
+    use crate::cards::Wheel;
+    use crate::cards::{parse_cards, DeckKind};
     use crate::deal::rng_for;
-    use crate::eval::Wheel;
     use crate::split::HandSplits;
 
     fn hand(text: &str) -> [Card; 13] {
@@ -177,7 +177,7 @@ mod tests {
     fn five(h: &[Card; 13], text: &str) -> HandValue {
         let c: [Card; 5] = parse_cards(text).unwrap().try_into().unwrap();
         assert!(c.iter().all(|x| h.contains(x)));
-        crate::eval::evaluate5(&c, Wheel::Low)
+        crate::cards::evaluate5(&c, Wheel::Low)
     }
 
     #[test]

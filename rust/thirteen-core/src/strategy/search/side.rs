@@ -1,6 +1,6 @@
 //! A back's strongest middles, for ending its frontier from the middles' side.
 
-use crate::eval::{HandValue, PRIMARY_SHIFT};
+use crate::cards::{HandValue, PRIMARY_SHIFT};
 
 /// Fronts of a back's frontier scored before its strongest middles may be taken from the
 /// middles' side.

@@ -14,10 +14,10 @@ use super::runs::Run;
 use super::side::MiddleSide;
 use super::subsets::{subsets, Subsets};
 use super::twins::Twins;
-use crate::card::Card;
+use crate::cards::Card;
+use crate::cards::HandValue;
+use crate::cards::ThreeKeys;
 use crate::error::Lane;
-use crate::eval::HandValue;
-use crate::eval_table::ThreeKeys;
 use crate::strategy::model::Feat;
 
 /// The hand a search looks at: its cards (13 to 16) and the values of their 5- and

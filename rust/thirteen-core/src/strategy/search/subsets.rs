@@ -4,8 +4,8 @@
 use std::sync::OnceLock;
 
 use super::falling;
-use crate::card::Card;
-use crate::eval::{HandValue, Wheel};
+use crate::cards::Card;
+use crate::cards::{HandValue, Wheel};
 
 /// The 5- and 3-position subsets of `n` positions (masks in increasing order).
 pub(crate) struct Subsets {
@@ -53,10 +53,10 @@ pub(crate) fn subset_values(cards: &[Card], wheel: Wheel) -> (Vec<HandValue>, Ve
         out
     }
     let v5 = (subs.five.iter())
-        .map(|&m| crate::eval::evaluate5(&of::<5>(cards, m), wheel))
+        .map(|&m| crate::cards::evaluate5(&of::<5>(cards, m), wheel))
         .collect();
     let v3 = (subs.three.iter())
-        .map(|&m| crate::eval::evaluate3(&of::<3>(cards, m)))
+        .map(|&m| crate::cards::evaluate3(&of::<3>(cards, m)))
         .collect();
     (v5, v3)
 }

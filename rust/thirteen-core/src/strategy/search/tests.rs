@@ -5,13 +5,13 @@ use super::rest::{rest_is_plain, Rest};
 use super::side::*;
 use super::twins::Twins;
 use super::*;
-use crate::card::{Card, DeckKind};
+use crate::cards::Wheel;
+use crate::cards::{Card, DeckKind};
+use crate::cards::{Category, HandValue, PRIMARY_SHIFT};
 use crate::deal::{rng_for, shuffle};
 use crate::error::Lane;
-use crate::eval::Wheel;
-use crate::eval::{Category, HandValue, PRIMARY_SHIFT};
 use crate::rules::Rules;
-use crate::rules::{BonusKind, Mode};
+use crate::rules::{HomeRun, Majority, Mode, Scoop};
 use crate::split::HandSplits;
 use crate::strategy::ev::ev_all;
 use crate::strategy::lanes::{LaneCounts, LaneTables};
@@ -28,7 +28,7 @@ fn best_splits(
     cards: &[Card],
     v5: &[HandValue],
     v3: &[HandValue],
-    three_keys: Option<crate::eval_table::ThreeKeys<'_>>,
+    three_keys: Option<crate::cards::ThreeKeys<'_>>,
     rules: &Rules,
     tables: &LaneTables,
     removal: Option<&Removal>,
@@ -60,7 +60,7 @@ fn best_splits_above(
     cards: &[Card],
     v5: &[HandValue],
     v3: &[HandValue],
-    three_keys: Option<crate::eval_table::ThreeKeys<'_>>,
+    three_keys: Option<crate::cards::ThreeKeys<'_>>,
     rules: &Rules,
     tables: &LaneTables,
     removal: Option<&Removal>,
@@ -112,33 +112,33 @@ fn variants() -> Vec<Rules> {
         Rules::default(),
         Rules {
             lane_values: royal,
-            scoop: (BonusKind::Double, 0),
-            home_run: (BonusKind::Double, 0, 3),
+            scoop: Scoop::double(),
+            home_run: HomeRun::double(3),
             ..Rules::default()
         },
         Rules {
             lane_values: tiered,
-            scoop: (BonusKind::Bonus, 6),
-            home_run: (BonusKind::Bonus, 12, 4),
+            scoop: Scoop::bonus(6),
+            home_run: HomeRun::bonus(12, 4),
             ..Rules::default()
         },
         Rules {
-            majority_bonus: 1,
+            majority: Majority { units: 1 },
             ..Rules::default()
         },
         Rules {
             mode: Mode::Banker,
             banker_wins_ties: true,
             lane_values: [[1; 10], [2; 10], [3; 10]],
-            scoop: (BonusKind::Double, 0),
+            scoop: Scoop::double(),
             ..Rules::default()
         },
         // Lane values that fall as the category rises: a front pair worth more than
         // front trips, middle quads worth less than a middle full house.
         Rules {
             lane_values: falling(royal),
-            scoop: (BonusKind::Double, 0),
-            home_run: (BonusKind::Double, 0, 3),
+            scoop: Scoop::double(),
+            home_run: HomeRun::double(3),
             ..Rules::default()
         },
         // The same with the banker winning ties: its players' bounds are not priced at
@@ -147,7 +147,7 @@ fn variants() -> Vec<Rules> {
             mode: Mode::Banker,
             banker_wins_ties: true,
             lane_values: falling([[1; 10], [2; 10], [3; 10]]),
-            scoop: (BonusKind::Bonus, 3),
+            scoop: Scoop::bonus(3),
             ..Rules::default()
         },
     ]
@@ -230,7 +230,7 @@ fn test_hands(seed: u64, each: usize, built: &[&str]) -> Vec<([Card; 13], Wheel)
         }
     }
     for text in built {
-        hands.push(crate::card::parse_cards(text).unwrap().try_into().unwrap());
+        hands.push(crate::cards::parse_cards(text).unwrap().try_into().unwrap());
     }
     hands
         .into_iter()
@@ -251,8 +251,8 @@ fn the_middles_side_groups_the_legal_pairs_of_the_strongest_middle() {
     ]
     .iter()
     .map(|t| {
-        let cards: [Card; 5] = crate::card::parse_cards(t).unwrap().try_into().unwrap();
-        crate::eval::evaluate5(&cards, Wheel::Low)
+        let cards: [Card; 5] = crate::cards::parse_cards(t).unwrap().try_into().unwrap();
+        crate::cards::evaluate5(&cards, Wheel::Low)
     })
     .collect();
     // (front, middle): fronts 10.. are only names here.
@@ -458,7 +458,7 @@ fn a_banker_who_wins_ties_gets_the_full_scans_best_exactly() {
     let rules = &variants()[4];
     let counts = build_tables(rules, 4, 300, 2, 3);
     let mixed = LaneTables::from_counts(&counts, rules);
-    let h: [Card; 13] = crate::card::parse_cards("8d Js Qh 3s 6d Tc 3d Ks 2s 5c Qc Th 7d")
+    let h: [Card; 13] = crate::cards::parse_cards("8d Js Qh 3s 6d Tc 3d Ks 2s 5c Qc Th 7d")
         .unwrap()
         .try_into()
         .unwrap();
@@ -504,7 +504,7 @@ fn pruned_search_equals_full_scan() {
                     // four; straights, each held with several suits; and two flushes
                     // of one value, a middle and a back listed both ways round.
                     let h: [Card; 13] = match i {
-                        0..=5 => crate::card::parse_cards(
+                        0..=5 => crate::cards::parse_cards(
                             [
                                 "Kc Tc 3d Ts Td 9h 9s 8d 9d 3s 5s 5c 3h",
                                 "Ah Ad Ac Kh Kd 7s 7c 4h 4d 9s 3c 2h 5s",
@@ -730,7 +730,7 @@ fn hands_holding_a_diamond_twice_equal_a_full_scan() {
                 ranks.swap(i, rng.random_range(0..=i));
             }
             ranks.truncate(7);
-            let diamond = crate::card::Suit::Diamonds as u8;
+            let diamond = crate::cards::Suit::Diamonds as u8;
             let pair = Card::from_code(ranks[0] * 4 + diamond).unwrap();
             let mut deck = DeckKind::ExtraDiamonds.cards();
             shuffle(&mut deck, &mut rng);
@@ -740,7 +740,7 @@ fn hands_holding_a_diamond_twice_equal_a_full_scan() {
             // 3 to 11 more diamonds (11: every card a diamond), the rest other suits.
             let (suited, other): (Vec<Card>, Vec<Card>) = rest
                 .into_iter()
-                .partition(|c| c.suit() == crate::card::Suit::Diamonds);
+                .partition(|c| c.suit() == crate::cards::Suit::Diamonds);
             let diamonds = 3 + rng.random_range(0..9usize);
             let mut h = vec![pair, pair];
             h.extend(&suited[..diamonds]);
@@ -819,8 +819,8 @@ fn explain_prices_the_split_as_the_search_does() {
     }
     // The strongest possible split against tables of weak opponents only.
     let rules = variants()[2].clone();
-    let weak = crate::card::parse_cards("2s 3h 5c 2c 3d 4s 6h 8c 2h 3c 4d 6s 9c").unwrap();
-    let v = |c: &[Card]| crate::eval::evaluate(c, rules.wheel).unwrap();
+    let weak = crate::cards::parse_cards("2s 3h 5c 2c 3d 4s 6h 8c 2h 3c 4d 6s 9c").unwrap();
+    let v = |c: &[Card]| crate::cards::evaluate(c, rules.wheel).unwrap();
     let lanes: [Vec<(u32, u64)>; 3] = [
         vec![(v(&weak[..3]).raw(), 5)],
         vec![(v(&weak[3..8]).raw(), 5)],
@@ -829,7 +829,7 @@ fn explain_prices_the_split_as_the_search_does() {
     let mut classes: Vec<[Vec<(u32, u64)>; 3]> = vec![Default::default(); 16];
     classes[0] = lanes.clone();
     let tables = LaneTables::from_counts(&LaneCounts { lanes, classes }, &rules);
-    let strong = crate::card::parse_cards("As Ad Ac Ks Kh Kd Kc Qs 5h 6h 7h 8h 9h").unwrap();
+    let strong = crate::cards::parse_cards("As Ad Ac Ks Kh Kd Kc Qs 5h 6h 7h 8h 9h").unwrap();
     let ctx = Context {
         players: 2,
         role: Role::Player,
@@ -876,7 +876,7 @@ fn diamond_heavy(rng: &mut rand_chacha::ChaCha20Rng, n: usize, others: usize) ->
     let (mut pool, mut rest): (Vec<Card>, Vec<Card>) = DeckKind::ExtraDiamonds
         .cards()
         .iter()
-        .partition(|c| c.suit() == crate::card::Suit::Diamonds);
+        .partition(|c| c.suit() == crate::cards::Suit::Diamonds);
     shuffle(&mut rest, rng);
     pool.extend_from_slice(&rest[..others]);
     shuffle(&mut pool, rng);
@@ -1062,7 +1062,7 @@ fn sixteen_cards_equal_the_best_of_every_13() {
         let tables = &LaneTables::from_counts(&counts, rules);
         {
             let dealt = if case + 1 == cases.len() {
-                crate::card::parse_cards(fixed).unwrap()
+                crate::cards::parse_cards(fixed).unwrap()
             } else {
                 random_hand(&mut rng, DeckKind::ExtraDiamonds, n)
             };

@@ -2,7 +2,7 @@
 //! kaixin 多三张, more than 13 cards).
 
 use super::falling::{self, Falling};
-use crate::card::Card;
+use crate::cards::Card;
 
 /// A hand holding some card twice: each position weighs `1 << 2·p`, `p` the first position
 /// holding its card, so that a set of positions sums to the count of each card it holds (at

@@ -117,7 +117,7 @@ fn train(
                             .transpose()?;
                         let greedy = strategy == Strategy::Greedy;
                         let out = count.call1(py, (it, greedy, tables))?;
-                        counts_from_py(py, out.bind(py), players * deals)
+                        counts_from_py(py, out.bind(py), &cfg)
                     })
                 },
                 on_report,
@@ -137,11 +137,11 @@ fn train(
 
 /// The counts a ``count`` callback of ``train`` returned: a dict of the three lanes'
 /// ``(value, count)`` pairs, and of their classes' (``TypeError`` for another shape; the
-/// core checks that the lanes count the same hands, at most ``most``).
+/// core checks that the lanes count the same hands, no more than an iteration of ``cfg``).
 fn counts_from_py(
     py: Python<'_>,
     out: &Bound<'_, PyAny>,
-    most: usize,
+    cfg: &TrainConfig,
 ) -> PyResult<IterationCounts> {
     let bad = |message: String| to_pyerr(py, thirteen_core::Error::InvalidArgument { message });
     let dict = out.cast::<PyDict>().map_err(|_| {
@@ -169,7 +169,7 @@ fn counts_from_py(
         lanes[i] = lane_pairs(py, pairs.extract()?, lane.size())?;
     }
     let classes = classes.map(|c| class_pairs(py, &c)).transpose()?;
-    IterationCounts::returned(lanes, classes, most).py_err(py)
+    IterationCounts::returned(lanes, classes, cfg).py_err(py)
 }
 
 /// The lane values played at deals ``start`` to ``stop`` (not included) of training

@@ -165,16 +165,17 @@ pub struct IterationCounts {
 }
 
 impl IterationCounts {
-    /// The counts a caller returned for a whole iteration of at most `most` hands
-    /// (`lanes`: each lane's `(value, hands)` pairs, repeated values added up; `classes`,
-    /// when given, the same per class), checked: every lane counts the same hands, at most
-    /// `most`, and the classes add up to the lanes ([`check_classes`]). Errors:
+    /// The counts a caller returned for a whole iteration of `cfg` (`lanes`: each lane's
+    /// `(value, hands)` pairs, repeated values added up; `classes`, when given, the same per
+    /// class), checked: every lane counts the same hands, at most the `players × deals` of
+    /// an iteration, and the classes add up to the lanes ([`check_classes`]). Errors:
     /// [`Error::InvalidArgument`] naming what does not fit.
     pub fn returned(
         lanes: LanePairs,
         classes: Option<Vec<LanePairs>>,
-        most: usize,
+        cfg: &TrainConfig,
     ) -> crate::Result<IterationCounts> {
+        let most = cfg.players.saturating_mul(cfg.deals);
         let mut counts = IterationCounts::default();
         for (map, pairs) in counts.lanes.iter_mut().zip(lanes) {
             for (v, c) in pairs {
@@ -781,32 +782,43 @@ mod tests {
 
     #[test]
     fn counts_returned_for_an_iteration_must_count_the_same_hands() {
+        // Two players, two deals: at most four hands.
+        let cfg = TrainConfig {
+            players: 2,
+            deals: 2,
+            iterations: 1,
+            tolerance: 0.0,
+            seed: 0,
+        };
         let lanes =
             |n: u64| -> LanePairs { [vec![(7, n)], vec![(9, n)], vec![(9, 1), (11, n - 1)]] };
-        let ok = IterationCounts::returned(lanes(4), None, 4).unwrap();
+        let ok = IterationCounts::returned(lanes(4), None, &cfg).unwrap();
         assert_eq!(ok.hands(), 4);
         assert_eq!(ok.lanes[2], map(&[(9, 1), (11, 3)]));
         // Repeated values add up.
-        let twice =
-            IterationCounts::returned([vec![(7, 1), (7, 1)], vec![(9, 2)], vec![(9, 2)]], None, 2)
-                .unwrap();
+        let twice = IterationCounts::returned(
+            [vec![(7, 1), (7, 1)], vec![(9, 2)], vec![(9, 2)]],
+            None,
+            &cfg,
+        )
+        .unwrap();
         assert_eq!(twice.lanes[0], map(&[(7, 2)]));
-        let err = IterationCounts::returned(lanes(5), None, 4).unwrap_err();
+        let err = IterationCounts::returned(lanes(5), None, &cfg).unwrap_err();
         assert!(err.to_string().contains("at most 4"), "{err}");
         let mut unequal = lanes(4);
         unequal[2].pop();
-        let err = IterationCounts::returned(unequal, None, 4).unwrap_err();
+        let err = IterationCounts::returned(unequal, None, &cfg).unwrap_err();
         assert!(err.to_string().contains("every lane counts the same hands"));
         // Classes: sixteen that add up to the lanes, else named.
         let mut classes: Vec<LanePairs> = vec![Default::default(); CLASSES];
         classes[3] = lanes(4);
-        let with = IterationCounts::returned(lanes(4), Some(classes.clone()), 4).unwrap();
+        let with = IterationCounts::returned(lanes(4), Some(classes.clone()), &cfg).unwrap();
         assert_eq!(with.classes.len(), CLASSES);
         assert_eq!(with.classes[3][0], map(&[(7, 4)]));
-        let err = IterationCounts::returned(lanes(4), Some(classes[..15].to_vec()), 4);
+        let err = IterationCounts::returned(lanes(4), Some(classes[..15].to_vec()), &cfg);
         assert!(err.unwrap_err().to_string().contains("16 classes, got 15"));
         classes[3][1] = vec![(9, 3)];
-        let err = IterationCounts::returned(lanes(4), Some(classes), 4).unwrap_err();
+        let err = IterationCounts::returned(lanes(4), Some(classes), &cfg).unwrap_err();
         assert_eq!(
             err.to_string(),
             "the classes' middle counts do not add up to the lane's counts"

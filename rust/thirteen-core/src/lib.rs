@@ -25,7 +25,8 @@ pub use arrange::{compare_lanes, is_foul, values_foul, Arrangement};
 pub use cards::{
     check_duplicates, evaluate, evaluate3, evaluate3_reference, evaluate5, evaluate5_reference,
     evaluate_batch, evaluate_subsets13, format_cards, hand13, parse_cards, validate_hand, Card,
-    Category, DeckKind, HandValue, Rank, Suit, ThreeKeys, Wheel, FIVES_OF_13, THREES_OF_13,
+    Category, DeckKind, HandValue, Rank, Suit, ThreeKeys, Wheel, FIVES_OF_13, HAND_SIZE,
+    THREES_OF_13,
 };
 pub use deal::{
     deal, deal_os, rng_at, rng_for, shuffle, shuffled_deck, swap, swap_rng, swap_under, Deal,

@@ -69,9 +69,9 @@ impl PyLaneTables {
         card_removal: bool,
     ) -> PyResult<Self> {
         let lanes = [
-            lane_pairs(py, front, 3)?,
-            lane_pairs(py, middle, 5)?,
-            lane_pairs(py, back, 5)?,
+            lane_pairs(py, front, Lane::Front.size())?,
+            lane_pairs(py, middle, Lane::Middle.size())?,
+            lane_pairs(py, back, Lane::Back.size())?,
         ];
         let classes = classes.map(|c| class_pairs(py, c)).transpose()?;
         let counts = LaneCounts::new(lanes, classes).py_err(py)?;

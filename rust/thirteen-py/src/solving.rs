@@ -250,7 +250,7 @@ fn solve_batch<'py>(
         let out = py
             .detach(|| core::solve_batch(&codes, width, r, t, &options))
             .py_err(py)?;
-        let mut codes = Vec::with_capacity(out.len() * 13);
+        let mut codes = Vec::with_capacity(out.len() * core::HAND_SIZE);
         let mut specials = Vec::with_capacity(out.len());
         for (cards, sp) in out {
             codes.extend(cards.map(|c| c.code()));
@@ -258,7 +258,7 @@ fn solve_batch<'py>(
         }
         let n = specials.len();
         Ok((
-            PyArray1::from_vec(py, codes).reshape([n, 13])?,
+            PyArray1::from_vec(py, codes).reshape([n, core::HAND_SIZE])?,
             PyArray1::from_vec(py, specials),
         ))
     })

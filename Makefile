@@ -44,11 +44,16 @@ TABLE_PRESETS := default kaixin kaixin-extra shisanzhang bianfeng luosong wester
 tables:
 	rm -f python/thirteen/tables/*.json.gz
 	for p in $(TABLE_PRESETS); do $(VENV)/bin/thirteen train --rules $$p --out python/thirteen/tables/$$p.json.gz --quiet || exit 1; done
-## The release wheel and sdist into dist/: linked against glibc 2.17 through zig, so the
-## wheel honestly carries manylinux2014 (manylinux_2_17); auditwheel checks the tag.
-## Needs the `release` extra: $(VENV)/bin/pip install maturin ziglang auditwheel
+## The release wheel and sdist into dist/, as .github/workflows/release.yml builds Linux
+## x86_64: one abi3 wheel for CPython >= 3.9, linked against glibc 2.17 through zig, so that
+## it honestly carries manylinux2014 (manylinux_2_17); auditwheel checks the tag. Installs
+## its own tools into the venv from the registry first (the venv is made if missing).
+RELEASE_TOOLS := 'maturin>=1.9,<2' 'ziglang>=0.13' 'auditwheel>=6'
 wheel:
+	test -x $(PY) || python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet $(RELEASE_TOOLS)
+	rm -f dist/thirteen-*
 	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/maturin build --release --zig \
 		--compatibility manylinux2014 --out dist
 	$(VENV)/bin/maturin sdist --out dist
-	$(VENV)/bin/auditwheel show dist/thirteen-*manylinux*.whl
+	$(VENV)/bin/auditwheel show dist/thirteen-*-cp39-abi3-manylinux2014_x86_64*.whl

@@ -7,7 +7,9 @@ wall time of each.
 Contenders, alternating in this process (``--rounds`` times each): ``thirteen.train`` with
 the local backend (the core's threads on every core) and with ``backend="ray"`` on a Ray
 runtime of every core started here once (its start is timed apart and left out: a long
-training pays it once). Each run's tables must be the same bytes as the first local run's
+training pays it once), its workers at niceness ``--ray-niceness`` (0 by default, as the
+local run; Ray's own default, 15, makes them yield to every other process of a shared
+machine). Each run's tables must be the same bytes as the first local run's
 (the run stops otherwise). Prints each run's wall and CPU seconds (CPU: this process's, and
 for Ray the workers' too, read from /proc), the least wall time of each contender and their
 ratio, the machine's cores and load.
@@ -69,13 +71,17 @@ def main() -> None:
     parser.add_argument("--tolerance", type=float, default=0.0002)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--dir", default="/tmp")
+    parser.add_argument("--ray-niceness", type=int, default=0,
+                        help="niceness of Ray's workers (Ray's own default is 15: on a shared machine they "
+                        "then yield to every other process, the local run does not; default 0, like for like)")
     args = parser.parse_args()
+    os.environ["RAY_worker_niceness"] = str(args.ray_niceness)
     rules = RuleSet.preset(args.rules)
     ray = cluster.import_ray()
     started = time.perf_counter()
     ray.init(address="local", include_dashboard=False, logging_level="ERROR", log_to_driver=False)
-    print(f"Ray started in {time.perf_counter() - started:.1f} s; {os.cpu_count()} cores, "
-          f"load average {os.getloadavg()[0]:.1f}")
+    print(f"Ray started in {time.perf_counter() - started:.1f} s (workers at niceness {args.ray_niceness}); "
+          f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}")
     best: Dict[str, float] = {}
     first = None
     try:

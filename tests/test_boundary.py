@@ -191,9 +191,13 @@ def test_rule_set_amounts_are_bounded() -> None:
         with pytest.raises(RuleSetError) as err:
             RuleSet.from_dict({"base": "kaixin", **over})
         assert err.value.key == key
-    # The core's own rules object refuses the same, naming the key.
+    # The core's own rules object refuses the same, naming the key (its three lane tables
+    # are required, as in a rule-set file).
     with pytest.raises(RuleSetError) as err:
-        _core.Rules('{"lane_values":{"middle":{"base":1,"flush":4611686018427387904}}}')
+        _core.Rules(
+            '{"lane_values":{"front":{"base":1},"middle":{"base":1,"flush":4611686018427387904},'
+            '"back":{"base":1}}}'
+        )
     assert err.value.key == "lane_values.middle.flush"
     with pytest.raises(RuleSetError) as err:
         _core.Rules('{"players":[0]}')

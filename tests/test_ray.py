@@ -79,12 +79,12 @@ def test_train_on_ray_gives_the_same_bytes(ray_here: Any, tmp_path: Path) -> Non
 
 def test_ray_tasks_raise_the_engines_errors(ray_here: Any) -> None:
     from thirteen import cluster
-    from thirteen.training import count_deals
+    from thirteen.training import add_packed, count_deals
 
     rules = RuleSet.preset("western-2-4")
     with cluster.session() as ray:
         counts = ray.map(count_deals, (rules, None, 2, 1, 0, True), [(0, 3), (3, 5)])
-        assert [sum(n for _, n in c["front"]) for c in counts] == [6, 4]
+        assert [sum(n for _, n in add_packed([c])["front"]) for c in counts] == [6, 4]
         with pytest.raises(thirteen.ThirteenError, match="ev needs the tables"):
             ray.map(count_deals, (rules, None, 2, 1, 1, False), [(0, 2)])
     assert ray_here.is_initialized()  # a runtime the caller started is left running

@@ -27,7 +27,7 @@ ONLY_IN_PACKAGE = {
     "LevelChange", "LevelInfo", "ThirteenError", "CardError", "CountError", "SaveError", "TableRound",
     "DuplicateCardError", "FouledError", "FalseSpecialError", "PlayerCountError",
     "SurrenderError", "RuleSetError", "LimitError", "RoundStateError", "CardNotHeldError",
-    "TableError",
+    "TableError", "DealError",
     "CardsLike", "Submission", "PlayerId", "__version__",
 }
 ONLY_IN_REFERENCE = {"greedy", "completions"}

@@ -580,3 +580,53 @@ def test_a_table_without_escape_saves_every_leaver(rules: RuleSet) -> None:
         same_after_loading(table)
     report = table.finish_round(auto_missing=True)
     assert report.stood_up == {"p": "left", "q": "left"}
+
+
+# ------------------------------------------------------------------- states play cannot reach
+#
+# A table save is loaded only in a state play could have reached (issue 53: the save is
+# replayed through the table's methods); these three were accepted before.
+
+
+def test_a_seated_balance_below_the_room_minimum_is_refused() -> None:
+    # A player sits with at least min_balance and is stood up (破产) as soon as a round
+    # leaves it below: no seated player is ever under the minimum.
+    for table in (table_mid_round(), Table(KAIXIN, min_balance=10)):
+        if not table.players:
+            table.sit("p", None, 10)
+        err = refused(Table, edited(table, players(lambda ps: ps[0].__setitem__("balance", 9))))
+        assert err.key == "players[0].balance" and "minimum" in str(err)
+
+
+def test_a_round_dealt_out_of_seat_order_is_refused_at_its_players() -> None:
+    # q and s trade places in the round: the round names its players out of seat order
+    # (it was refused later, at the first flag the trade made wrong).
+    def trade(d: Dict[str, Any]) -> None:
+        ps = d["round"]["players"]
+        ps[1], ps[3] = ps[3], ps[1]
+
+    err = refused(Table, edited(table_mid_round(), trade), "seat order")
+    assert err.key == "round.players"
+
+
+def test_a_leaver_without_an_escape_rule_has_a_play() -> None:
+    # With no escape rule a player who leaves while arranging is auto-arranged at once
+    # (代打): its seat cannot be without a play, unless it left during a swap.
+    table = no_escape_table(SHISANZHANG)
+    table.leave("p")
+    view = table.round
+    assert view is not None and 0 in view.submissions
+
+    def unplay(d: Dict[str, Any]) -> None:
+        d["round"]["submissions"][0] = None
+        d["round"]["auto"][0] = None
+
+    err = refused(Table, edited(table, unplay), "auto-arranges")
+    assert err.key == "round.submissions[0]"
+    swap = no_escape_table(KAIXIN_SWAP.replace(escape=None))
+    swap.leave("p")  # during the swap: no play yet, and none after it
+    rnd = swap.round
+    assert rnd is not None
+    rnd.finish_swap()
+    assert 0 not in rnd.submissions
+    same_after_loading(swap)

@@ -4,6 +4,7 @@ recomputed from the rounds themselves."""
 from __future__ import annotations
 
 import math
+from pathlib import Path
 import statistics
 
 import thirteen
@@ -231,12 +232,24 @@ def _children_seen(monkeypatch: pytest.MonkeyPatch, workers: int, **kwargs: obje
 
 def test_worker_processes_give_the_summary_of_one_process(monkeypatch: pytest.MonkeyPatch) -> None:
     one, none = _children_seen(monkeypatch, 1, shard_rounds=4)
-    two, seen = _children_seen(monkeypatch, 2, shard_rounds=4)
-    assert none == 0 and seen == 2  # two worker processes played shards
-    assert one == two and one["rounds"] == 36
-    # Sized shards (no shard_rounds): the same summary again.
-    sized, _ = _children_seen(monkeypatch, 2)
-    assert sized == one
+    three, seen = _children_seen(monkeypatch, 3, shard_rounds=4)
+    assert none == 0 and seen == 2  # this process and two worker processes played shards
+    assert one == three and one["rounds"] == 36
+    # Sized shards (no shard_rounds), tapered near the end: the same summary again.
+    sized, seen = _children_seen(monkeypatch, 2)
+    assert sized == one and seen == 1
+
+
+def test_tapered_shards_shrink_near_the_end() -> None:
+    from thirteen.simulation import tapered
+
+    # 100 rounds from 0 in shards of at most 30, for 2 workers: each shard at most a quarter
+    # of the rounds left (100 // 4 = 25, then 75 // 4 = 18, ...), at least 1.
+    plan = list(tapered(100, 30, 0, 2))
+    assert plan[:3] == [(0, 25), (25, 43), (43, 57)]
+    assert plan[-1][1] == 100 and all(a < b for a, b in plan)
+    assert all(b == c for (_, b), (c, _) in zip(plan, plan[1:]))
+    assert list(tapered(10, 1000, 7, 1)) == [(7, 8), (8, 9), (9, 10)]
 
 
 def test_shards_last_about_the_target() -> None:
@@ -293,3 +306,30 @@ def test_a_killed_worker_process_is_a_clear_error() -> None:
             proc.communicate()
     assert proc.returncode == 2 and out == ""
     assert "thirteen: error: a worker process of this machine died" in err and "Traceback" not in err
+
+
+def test_a_script_without_a_main_guard_simulates_on_processes(tmp_path: Path) -> None:
+    # A user's plain script (no `if __name__ == "__main__":`) calling simulate with worker
+    # processes: the workers must not run the script again (each would start processes of
+    # its own while it starts: the run hung). The script notes every process that runs it;
+    # expected: only itself. (The run is long enough for the workers to start and play.)
+    import json
+    import subprocess
+    import sys
+
+    script = tmp_path / "plain.py"
+    script.write_text(
+        "import json, os, thirteen\n"
+        "with open('ran.txt', 'a') as f: f.write(f'{os.getpid()}\\n')\n"
+        "rules = thirteen.RuleSet.preset('kaixin')\n"
+        "s = thirteen.simulate(rules, 4, ['ev', 'greedy', 'greedy', 'greedy'], 30000, seed=3,"
+        " workers=2, shard_rounds=50)\n"
+        "print(json.dumps(s['rounds'] == 30000))\n",
+        encoding="utf-8",
+    )
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, cwd=tmp_path)
+    out, err = proc.communicate(timeout=180)
+    assert proc.returncode == 0, err[-2000:]
+    assert json.loads(out.strip().splitlines()[-1]) is True
+    assert (tmp_path / "ran.txt").read_text().split() == [str(proc.pid)], err[-2000:]

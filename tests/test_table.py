@@ -747,3 +747,26 @@ def test_table_rules_and_errors() -> None:
     assert r.banker == 1 and r.stakes == (1, 1, 2)
     res = lt.finish_round(auto_missing=True).result
     assert all(1 in pair["seats"] for pair in res.settlement["pairs"])
+
+
+def test_a_table_round_hands_on_its_rounds_reads_and_moves_only() -> None:
+    table = Table(KAIXIN)
+    for p in ("a", "b", "c"):
+        table.sit(p, None, 100)
+    view = table.start_round(seed=3)
+    rnd = Round.from_dict(view.to_dict())  # the same round, alone
+    for name in ("players", "phase", "seed", "dealt_hands", "present", "missing"):
+        assert getattr(view, name) == getattr(rnd, name)
+    assert view.hand(1) == rnd.hand(1) and view.player_of(2) == "c"
+    assert set(thirteen.TableRound.READS_AND_PLAYS) <= set(dir(view))
+    # Nothing else of the round: not its deal, settle or private state.
+    for name in ("deal", "_hands", "_live_round", "from_dict"):
+        with pytest.raises(AttributeError):
+            getattr(view, name)
+    with pytest.raises(TableError):
+        view.settle()
+    view.escape(2)  # through the table: c left (强退)
+    assert table.player("c").left and view.escaped == (2,)
+    table.finish_round(auto_missing=True)
+    with pytest.raises(RoundStateError):
+        view.disconnect(0)

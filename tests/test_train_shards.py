@@ -197,3 +197,20 @@ def test_the_train_command_names_an_out_folder(tmp_path: Any) -> None:
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert r.stderr.startswith("thirteen: error: out: ") and "is a folder" in r.stderr
+
+
+def test_packed_counts_add_up_as_the_lists_do() -> None:
+    """What a Ray task of training sends back (numpy rows) adds up, in any order, to the sum
+    of the lists written out here; parts that counted no hand add nothing."""
+    from thirteen.training import add_packed, pack_counts
+
+    ranges = ((0, 4), (4, 4), (4, 29), (29, 30))
+    parts = [counts(None, 0, True, a, b) for a, b in ranges]
+    packed = [pack_counts(p) for p in parts]
+    assert add_packed(packed) == added(parts) == counts(None, 0, True, 0, 30)
+    assert add_packed(packed[::-1]) == add_packed(packed)
+    assert add_packed([pack_counts(counts(None, 0, True, 5, 5))]) == {"front": [], "middle": [], "back": []}
+    assert add_packed([]) == {"front": [], "middle": [], "back": []}
+    # Counts past 2**32 stay exact.
+    big = {lane: [(v, n * 2**40) for v, n in parts[2][lane]] for lane in LANES}
+    assert add_packed([pack_counts(big), pack_counts(big)]) == {lane: [(v, 2 * n) for v, n in big[lane]] for lane in LANES}

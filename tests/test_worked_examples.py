@@ -125,3 +125,22 @@ def test_western_two_to_one(impl: Any, preset: str, expected: List[int]) -> None
     assert not impl.is_foul(a, rules) and not impl.is_foul(b, rules)
     totals = list(impl.settle([a, b], rules).totals)
     assert totals == expected
+
+
+def test_a_doubled_scoop_doubles_the_lanes_and_the_majority_bonus(impl: Any) -> None:
+    """RULES.md 5 step 6: a doubled scoop doubles the pair's result so far, the lanes plus
+    the majority bonus of step 5 (not the lanes alone: docs/rules.md said ``L × 2``)."""
+    rules = RuleSet.from_dict({"base": "western-2-4", "scoop": {"kind": "double"}})
+    a = impl.Arrangement.parse("6d Kh Kc | Kd 5s Th 5d 5h | 4c 2c Jc 3c 5c")
+    b = impl.Arrangement.parse("3s Ah 2h | Jd 9c Td Tc 9h | Ts Qd Qc 6c Qh")
+    # By hand, seat 0 against seat 1:
+    #   front:  K K 6 (one pair) beats A 3 2 (ace high)           → seat 0, 1 unit
+    #   middle: 5 5 5 K T (trips) beats T T 9 9 J (two pair)      → seat 0, 1 unit
+    #   back:   J 5 4 3 2 of clubs (flush) beats Q Q Q T 6 (trips) → seat 0, 1 unit
+    #   lanes L = 3; majority bonus (3 lanes to 0 won): +1 → 4 so far;
+    #   scoop, kind = "double": the result so far doubles → 8 (L × 2 + 1 would be 7).
+    assert not impl.is_foul(a, rules) and not impl.is_foul(b, rules)
+    res = impl.settle([a, b], rules)
+    assert list(res.totals) == [8, -8]
+    steps = res.to_dict()["pairs"][0]["steps"]
+    assert (steps["lanes"], steps["majority"], steps["scoop"]) == (3, 1, 4)

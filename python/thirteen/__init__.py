@@ -42,6 +42,7 @@ from thirteen._core import (
     parse_cards,
     settle,
     settle_batch,
+    settle_round,
     splits,
     swap_cards,
     validate_hand,
@@ -52,6 +53,7 @@ from thirteen.errors import (
     CardError,
     CardNotHeldError,
     CountError,
+    DealError,
     DuplicateCardError,
     FalseSpecialError,
     FouledError,
@@ -68,15 +70,10 @@ from thirteen.solver import Hint, Solution, complete, hints, solve, solve_batch
 from thirteen.table_store import TableSet, TablesWarning, clear_cache as clear_table_cache, lane_tables, register_tables
 from thirteen.training import train
 from thirteen.simulation import simulate
-from thirteen.round import Round, RoundResult, RoundStateError
-from thirteen.table import (
-    LevelChange,
-    Table,
-    TableError,
-    TablePlayer,
-    TableRound,
-    TableRoundReport,
-)
+from thirteen.errors import RoundStateError, TableError
+from thirteen.game.result import RoundResult
+from thirteen.game.round import Round
+from thirteen.game.table import LevelChange, Table, TablePlayer, TableRound, TableRoundReport
 
 __all__ = [
     "__version__",
@@ -100,6 +97,7 @@ __all__ = [
     "money",
     "settle",
     "settle_batch",
+    "settle_round",
     "LaneTables",
     "Deal",
     "deal",
@@ -135,6 +133,7 @@ __all__ = [
     "ThirteenError",
     "CardError",
     "CountError",
+    "DealError",
     "DuplicateCardError",
     "FouledError",
     "FalseSpecialError",

@@ -37,6 +37,8 @@ __all__ = [
     "Settlement",
     "settle",
     "settle_batch",
+    "settle_round",
+    "rule_options",
     "escape_payments",
     "money",
     "LaneTables",
@@ -89,6 +91,9 @@ class Rules:
     def __new__(cls, json: str) -> Rules: ...
     @property
     def name(self) -> str: ...
+    @property
+    def canonical(self) -> str: ...
+    def check_players(self, players: int) -> int: ...
     def __reduce__(self) -> _Reduced: ...
 
 @final
@@ -195,6 +200,16 @@ def settle(
 def settle_batch(
     tables: npt.NDArray[np.uint8], rules: _RulesLike = None, *, banker: int = 0
 ) -> npt.NDArray[np.int64]: ...
+def rule_options() -> str: ...
+def settle_round(
+    submissions: Iterable[Optional[Union[Arrangement, Declaration]]],
+    rules: _RulesLike = None,
+    *,
+    escaped: Sequence[int] = (),
+    banker: int = 0,
+    stakes: Optional[Sequence[int]] = None,
+    surrendered: Optional[Sequence[int]] = None,
+) -> Tuple[Optional[Settlement], list[int], list[int]]: ...
 def escape_payments(
     rules: _RulesLike, leaver: int, results: Sequence[Optional[int]]
 ) -> list[int]: ...

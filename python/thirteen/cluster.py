@@ -316,13 +316,16 @@ def stdout_to_stderr() -> Iterator[None]:
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (OSError, ValueError):
+        except (AttributeError, OSError, ValueError):  # None, closed, or a pipe gone
             pass
+    saved: Optional[int] = None
     try:
-        saved: Optional[int] = os.dup(1)
+        saved = os.dup(1)
         os.dup2(2, 1)
     except OSError:  # no descriptor 1 or 2 (a daemon): Python's own streams only
-        saved = None
+        if saved is not None:
+            os.close(saved)
+            saved = None
     old = sys.stdout
     sys.stdout = sys.stderr
     try:
@@ -330,7 +333,7 @@ def stdout_to_stderr() -> Iterator[None]:
     finally:
         try:
             sys.stderr.flush()
-        except (OSError, ValueError):
+        except (AttributeError, OSError, ValueError):
             pass
         sys.stdout = old
         if saved is not None:

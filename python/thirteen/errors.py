@@ -22,6 +22,10 @@ __all__ = [
     "SurrenderError",
     "RuleSetError",
     "SaveError",
+    "DealError",
+    "RoundStateError",
+    "TableError",
+    "ScoreFileError",
     "LimitError",
     "BackendError",
 ]
@@ -155,6 +159,54 @@ class SaveError(ThirteenError):
     offending field in the save (``"escaped[1]"``, ``"round.deal.hands"``), when known."""
 
     kind = "bad_save"
+    _fields = ("key",)
+    key: Optional[str]
+
+
+class DealError(ThirteenError):
+    """Cards handed to :meth:`Round.deal` or :meth:`Round.finish_swap` as a deal or swap
+    made before (a replay, a save) that the rules and the round's seed do not give
+    (RULES.md 7.1–7.3): the cut does not reach the first seat, or it is not the seed's
+    deal or swap. ``key`` names the part (``"cut_card"``, ``"cut_start"``, ``"first"``,
+    ``"hands"``), ``None`` for the deal as a whole."""
+
+    kind = "bad_deal"
+    _fields = ("key",)
+    key: Optional[str]
+
+
+class RoundStateError(ThirteenError):
+    """An action the round's state does not allow: the wrong phase, a seat that already
+    submitted, escaped or surrendered, seats still missing at settlement.
+
+    Attributes: ``player`` (the seat, when one is concerned) and ``phase`` (the round's
+    phase).
+    """
+
+    kind = "round_state"
+    _fields = ("player", "phase")
+    player: Optional[int]
+    phase: Optional[str]
+
+
+class TableError(ThirteenError):
+    """A table action that is not possible: an unknown or already seated player, a taken
+    or unknown seat, too little balance to sit, a round in progress (or none).
+
+    Attributes: ``player`` (the player id) and ``seat`` (the table seat) when known.
+    """
+
+    kind = "table"
+    _fields = ("player", "seat")
+    player: Any
+    seat: Optional[int]
+
+
+class ScoreFileError(ThirteenError):
+    """A table file that cannot be scored: unreadable, not JSON, or a field of the wrong
+    shape; ``key`` is the field's path (``"players[1].front"``), when known."""
+
+    kind = "score_file"
     _fields = ("key",)
     key: Optional[str]
 

@@ -5,16 +5,19 @@ GIL: two of them were slower than one).
 
 The processes are started with ``spawn`` (a fresh interpreter that imports ``thirteen``):
 the engine's thread pool is running in this process, and a forked copy of it would have
-none. What every shard shares (the run's :class:`~thirteen.simulation.Spec`, lane tables
-included) is sent to each process once, when it starts, not with every shard. A script that
-calls ``simulate`` with more than one worker needs the ``if __name__ == "__main__":`` guard
-that :mod:`multiprocessing` asks of every program that starts processes this way.
+none. A worker runs only ``thirteen``'s code, so it is started without the caller's main
+module: a script that calls ``simulate`` needs no ``if __name__ == "__main__":`` guard. What
+every shard shares (the run's :class:`~thirteen.simulation.Spec`, lane tables included) is
+sent to each process once, when it starts, not with every shard.
 """
 
 from __future__ import annotations
 
-import multiprocessing
+import contextlib
 import signal
+import sys
+import types
+from multiprocessing.context import SpawnContext, SpawnProcess
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Callable, Generic, Iterable, Iterator, List, Optional, Set, TypeVar
@@ -29,6 +32,34 @@ R = TypeVar("R")
 
 #: In a worker process: the function every shard runs and the data it shares.
 _JOB: Optional[Any] = None
+
+
+@contextlib.contextmanager
+def _without_main() -> Iterator[None]:
+    """While a worker process is spawned, ``__main__`` is an empty module: ``multiprocessing``
+    then tells the worker to import no main module (the caller's script would otherwise run
+    again in every worker, and start processes of its own while the worker starts)."""
+    main = sys.modules["__main__"]
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = main
+
+
+class _Process(SpawnProcess):
+    """A spawned worker process started without the caller's main module."""
+
+    @staticmethod
+    def _Popen(process_obj: Any) -> Any:
+        with _without_main():
+            return SpawnProcess._Popen(process_obj)
+
+
+class _Context(SpawnContext):
+    """``spawn``, with :class:`_Process` for the processes."""
+
+    Process = _Process
 
 
 def _install(fn: Callable[[Any, Any], Any], common: Any) -> None:
@@ -52,25 +83,26 @@ def _call(shard: Any) -> Any:
 
 
 class Pool(Generic[C, S, R]):
-    """``workers`` processes that each run ``fn(common, shard)`` on shards (a context
-    manager: leaving it stops the processes, after the shards they are playing).
+    """``processes`` worker processes that each run ``fn(common, shard)`` on shards (a
+    context manager: leaving it stops the processes, after the shards they are playing).
 
     Args:
         fn: a module-level function of the installed ``thirteen`` (workers import it by name).
         common: what every shard shares, pickled once to each process.
-        workers: processes to start, at least 1.
+        processes: processes to start, at least 1 (they start now, in the background).
     """
 
-    def __init__(self, fn: Callable[[C, S], R], common: C, workers: int) -> None:
-        if workers < 1:
-            raise BackendError(f"workers must be at least 1, got {workers}", backend="local")
-        self.workers = workers
+    def __init__(self, fn: Callable[[C, S], R], common: C, processes: int) -> None:
+        if processes < 1:
+            raise BackendError(f"processes must be at least 1, got {processes}", backend="local")
+        self.processes = processes
         self._executor = ProcessPoolExecutor(
-            max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+            max_workers=processes, mp_context=_Context(),
             initializer=_install, initargs=(fn, common),
         )
-        # One greeting per worker: submitting them starts every process now.
-        self._greetings = [self._executor.submit(_started) for _ in range(workers)]
+        # One greeting per process: submitting them starts every process now.
+        for _ in range(processes):
+            self._executor.submit(_started)
 
     def __enter__(self) -> Pool[C, S, R]:
         return self
@@ -78,16 +110,14 @@ class Pool(Generic[C, S, R]):
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def started(self) -> bool:
-        """Whether some worker process is up and taking shards (starting one takes a few
-        tenths of a second: a fresh interpreter imports ``thirteen``)."""
-        return any(g.done() for g in self._greetings)
-
-    def imap_unordered(self, shards: Iterable[S]) -> Iterator[R]:
+    def imap_unordered(self, shards: Iterable[S], here: Optional[Callable[[S], R]] = None) -> Iterator[R]:
         """The results of the shards, each as soon as it is done (in any order).
 
-        Shards are taken from ``shards`` as the work goes: at most twice ``workers`` of them
-        are queued or running at once, so a lazy plan of millions of shards stays lazy.
+        Shards are taken from ``shards`` as the work goes: at most twice ``processes`` of
+        them are queued or running in the processes at once, so a lazy plan of millions of
+        shards stays lazy. With ``here``, this process plays shards too (``here(shard)``),
+        one at a time whenever no process has a result ready: it works while the processes
+        start, and a run on ``n`` cores needs ``n - 1`` processes.
 
         Raises:
             BackendError: a worker process died (killed, or out of memory).
@@ -97,7 +127,7 @@ class Pool(Generic[C, S, R]):
         pending: Set[Future[R]] = set()
 
         def fill() -> None:
-            while len(pending) < 2 * self.workers:
+            while len(pending) < 2 * self.processes:
                 shard = next(plan, None)
                 if shard is None:
                     return
@@ -106,10 +136,17 @@ class Pool(Generic[C, S, R]):
         try:
             fill()
             while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                done = {f for f in pending if f.done()}
+                if not done and here is not None:
+                    shard = next(plan, None)
+                    if shard is not None:
+                        yield here(shard)
+                        continue
+                if not done:
+                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 pending -= done
                 results: List[R] = [f.result() for f in done]
-                fill()  # the workers get new shards before this process adds the results
+                fill()  # the processes get new shards before this one adds the results
                 yield from results
         except BrokenProcessPool as exc:
             raise BackendError(f"a worker process of this machine died: {exc}", backend="local") from None

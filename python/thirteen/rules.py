@@ -14,7 +14,12 @@ File format (RULES.md 6): top-level keys ``name``, ``base``, ``deck``, ``dealt``
 ``special_tiers``, ``surrender``, ``escape`` and ``swap`` are replaced whole, the other
 keys one by one.
 
-Choices this module makes where RULES.md is silent:
+The keys, the values each allows and their bounds are declared once, by the core's schema
+(``rust/thirteen-core/src/rules/schema.rs``): a ``RuleSet`` sends its keys there, which
+checks them (a :class:`~thirteen.errors.RuleSetError` naming the first offending key) and
+returns them in canonical form; :data:`OPTIONS` is the schema's table of allowed values.
+
+Choices where RULES.md is silent (made by the schema, and here for files):
 
 * Overriding ``specials`` without ``special_tiers`` drops the base's tiers: the tiers
   go back to the default (one tier per recognised special, canonical order).
@@ -57,9 +62,9 @@ from typing import (
     Union,
 )
 
+from thirteen import _core
 from thirteen._plain import describe, is_unicode, short, too_nested
 from thirteen.errors import RuleSetError
-from thirteen.limits import MAX_RULE_UNITS
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -68,6 +73,7 @@ else:  # pragma: no cover - exercised on Python < 3.11 only
 
 __all__ = [
     "CATEGORY_KEYS",
+    "OPTIONS",
     "DECK_SIZES",
     "FRONT_CATEGORY_KEYS",
     "LANES",
@@ -84,42 +90,20 @@ __all__ = [
     "Swap",
 ]
 
+#: The core schema's table of allowed values (``rule_options``), read once.
+_SCHEMA: Dict[str, Any] = json.loads(_core.rule_options())
+
 #: The ten 5-card category keys, low to high (RULES.md 3).
-CATEGORY_KEYS: Tuple[str, ...] = (
-    "high_card",
-    "one_pair",
-    "two_pair",
-    "three_of_a_kind",
-    "straight",
-    "flush",
-    "full_house",
-    "four_of_a_kind",
-    "straight_flush",
-    "five_of_a_kind",
-)
+CATEGORY_KEYS: Tuple[str, ...] = tuple(_SCHEMA["categories"])
 
 #: The categories a 3-card front lane (头墩) can hold, low to high (RULES.md 3).
-FRONT_CATEGORY_KEYS: Tuple[str, ...] = ("high_card", "one_pair", "three_of_a_kind")
+FRONT_CATEGORY_KEYS: Tuple[str, ...] = tuple(_SCHEMA["front_categories"])
 
-#: The special hands (报到 / 特殊牌型) in canonical order, high to low (RULES.md 4).
-SPECIAL_KEYS: Tuple[str, ...] = (
-    "same_suit_dragon",
-    "dragon",
-    "twelve_royals",
-    "three_straight_flushes",
-    "three_quads",
-    "all_big",
-    "all_small",
-    "one_color",
-    "four_trips",
-    "five_pairs_trips",
-    "six_pairs",
-    "three_straights",
-    "three_flushes",
-)
+#: The special hands (报到) in canonical order, high to low (RULES.md 4).
+SPECIAL_KEYS: Tuple[str, ...] = tuple(_SCHEMA["specials"])
 
 #: The three lanes (墩): front 头墩 (3 cards), middle 中墩 (5), back 尾墩 (5).
-LANES: Tuple[str, ...] = ("front", "middle", "back")
+LANES: Tuple[str, ...] = tuple(_SCHEMA["lanes"])
 
 #: The presets shipped as ``thirteen/presets/<name>.toml`` (RULES.md 6).
 PRESET_NAMES: Tuple[str, ...] = (
@@ -142,17 +126,6 @@ BonusKind = Literal["none", "double", "bonus"]
 Foul = Literal["reject", "lose_all"]
 EscapeTo = Literal["split", "winner"]
 RoyalsFrom = Literal["J", "T"]
-
-_DECKS = ("standard", "extra_diamonds")
-_DEALT = (13, 16)
-_WHEELS = ("low", "second")
-_TIE_BREAKS = ("none", "suit")
-_MODES = ("all_pairs", "banker")
-_BONUS_KINDS = ("none", "double", "bonus")
-_FOULS = ("reject", "lose_all")
-_ESCAPE_TO = ("split", "winner")
-_PLAYER_COUNTS = (2, 3, 4)
-_HOME_RUN_MIN_PLAYERS = (3, 4)
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -188,7 +161,20 @@ class FrozenMap(Mapping[K, V], Generic[K, V]):
 
 
 #: Cards in each deck (RULES.md 1): standard 52; extra_diamonds (多三张) 52 + 13 diamonds.
-DECK_SIZES: Mapping[str, int] = FrozenMap({"standard": 52, "extra_diamonds": 65})
+DECK_SIZES: Mapping[str, int] = FrozenMap(_SCHEMA["deck_sizes"])
+
+#: The values each choice allows, as the core's schema declares them (the ``Literal`` types
+#: above say the same to a type checker; a test holds them equal): ``deck``, ``dealt``,
+#: ``players`` (table sizes), ``wheel``, ``tie_break``, ``mode``, ``foul``, ``bonus_kind``
+#: (``scoop.kind``, ``home_run.kind``), ``home_run_min_players``, ``escape_to``,
+#: ``twelve_royals_from``.
+OPTIONS: Mapping[str, Tuple[Any, ...]] = FrozenMap(
+    (key, tuple(_SCHEMA[key]))
+    for key in (
+        "deck", "dealt", "players", "wheel", "tie_break", "mode", "foul", "bonus_kind",
+        "home_run_min_players", "escape_to", "twelve_royals_from",
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -367,9 +353,12 @@ class RuleSet:
 
     def __post_init__(self) -> None:
         _shallow({f.name: getattr(self, f.name) for f in _FIELDS}, "")
-        raw = {f.name: _plain(getattr(self, f.name)) for f in dataclasses.fields(self)}
-        for name, value in _parse(raw).items():
+        raw = {f.name: _plain(getattr(self, f.name)) for f in _FIELDS}
+        core = _checked(raw)
+        for name, value in _typed(json.loads(core.canonical)).items():
             object.__setattr__(self, name, value)
+        # The core's rules object, built by the check: what `_core` gives from now on.
+        self.__dict__["_core"] = core
 
     # ----------------------------------------------------------------- building
 
@@ -535,10 +524,8 @@ class RuleSet:
 
     @functools.cached_property
     def _core(self) -> Any:
-        """The core's rules object, converted once from :meth:`to_json` and cached."""
-        from thirteen._core import Rules as _CoreRules
-
-        return _CoreRules(self.to_json())
+        """The core's rules object (built when the rule set was checked)."""
+        return _core.Rules(self.to_json())
 
     def __reduce__(self) -> Any:
         # The cached core object is not picklable; rebuild from plain data instead.
@@ -572,6 +559,17 @@ class RuleSet:
                 f"not a category the {lane} lane can hold",
             )
         return self.lane_values[lane].value(category_key)
+
+    def check_players(self, players: int) -> int:
+        """``players`` when it is a table size this rule set allows (``players``, RULES.md 1 and
+        6): the one check of every call that takes a table size, made by the core.
+
+        Raises:
+            PlayerCountError: any other integer (``got`` is it, ``allowed`` the sizes).
+            TypeError: ``players`` is not an integer (``bool`` included).
+        """
+        count: int = self._core.check_players(players)
+        return count
 
     def special_tier(self, key: str) -> int:
         """The tier of the recognised special ``key``, 0 = highest (RULES.md 4).
@@ -679,9 +677,6 @@ def _without_none(table: Dict[str, Any]) -> Dict[str, Any]:
 # ---------------------------------------------------------------------- validation
 
 
-_MISSING: Any = object()
-
-
 def _read_regular(name: str) -> bytes:
     """The first ``_MAX_FILE + 1`` bytes of the regular file ``name``. Anything else is
     refused before a byte is read: opening a FIFO waits for a writer, a device may never
@@ -778,351 +773,72 @@ def _table(value: Any, key: str) -> Mapping[str, Any]:
     return value
 
 
-def _entries(value: Any, key: str, allowed: Tuple[str, ...]) -> Dict[str, Any]:
-    """A table with only ``allowed`` keys; ``None`` values left out (null = absent)."""
-    table = _table(value, key)
-    for name in table:
-        if name not in allowed:
-            _unknown(_join(key, name), allowed)
-    return {name: item for name, item in table.items() if item is not None}
+def _checked(raw: Mapping[str, Any]) -> Any:
+    """The core's rules object of every key in ``raw`` (plain data, the fields' order kept,
+    so that the first offending key is the first in that order): the core's schema checks
+    them. What JSON cannot carry is refused here, naming the key."""
+    data = _json_ready(raw, "")
+    try:
+        return _core.Rules(json.dumps(data, allow_nan=False))
+    except RuleSetError as exc:
+        if exc.key == "<json>":
+            raise RuleSetError(exc.message, key=None) from None
+        raise
 
 
-def _int(
-    value: Any, key: str, minimum: Optional[int] = None, maximum: Optional[int] = None
-) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        _fail(key, f"expected an integer, got {_describe(value)}")
-    if minimum is not None and value < minimum:
-        _fail(key, f"must be at least {minimum}, got {short(value)}")
-    if maximum is not None and value > maximum:
-        _fail(key, f"must be at most {maximum}, got {short(value)}")
-    return int(value)
+def _json_ready(value: Any, key: str) -> Any:
+    """``value`` as JSON data, or a :class:`RuleSetError` naming ``key``: table keys are
+    text (``escape.by_players`` also takes integers), text is valid Unicode, numbers are
+    finite, and nothing else than text, numbers, booleans, ``None``, lists and tables."""
+    if isinstance(value, str):
+        if not is_unicode(value):
+            _fail(key or None, f"not valid Unicode text (a lone surrogate): {short(value)}")
+        return value
+    if value is None or isinstance(value, (bool, int)):
+        return value
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            _fail(key or None, f"expected a number, got {short(value)}")
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_json_ready(item, key) for item in value]
+    if isinstance(value, Mapping):
+        out: Dict[str, Any] = {}
+        for name, item in value.items():
+            if key == "escape.by_players" and isinstance(name, int) and not isinstance(name, bool):
+                name = str(name)
+            elif not isinstance(name, str):
+                problem = "table sizes must be 2, 3 or 4" if key == "escape.by_players" else (
+                    f"table keys must be text, got {_describe(name)}"
+                )
+                _fail(_join(key, name), problem)
+            out[name] = _json_ready(item, _join(key, name))
+        return out
+    _fail(key or None, f"expected text, a number, true or false, a list or a table, got {_describe(value)}")
 
 
-def _amount(value: Any, key: str, minimum: int) -> int:
-    """An amount in units: an integer from ``minimum`` to ``MAX_RULE_UNITS``."""
-    return _int(value, key, minimum=minimum, maximum=MAX_RULE_UNITS)
+def _typed(c: Mapping[str, Any]) -> Dict[str, Any]:
+    """The fields of a rule set in the core's canonical form, as the field types."""
 
+    def lane(table: Mapping[str, int]) -> LaneTable:
+        values = FrozenMap((k, v) for k, v in table.items() if k != "base")
+        return LaneTable(table["base"], values)
 
-def _bool(value: Any, key: str) -> bool:
-    if not isinstance(value, bool):
-        _fail(key, f"expected true or false, got {_describe(value)}")
-    return value
-
-
-def _choice(value: Any, key: str, choices: Tuple[Any, ...]) -> Any:
-    expected = type(choices[0])
-    if isinstance(value, bool) or not isinstance(value, expected):
-        kind = "an integer" if expected is int else "text"
-        _fail(key, f"expected {kind} ({_listing(choices)}), got {_describe(value)}")
-    if value not in choices:
-        _fail(key, f"must be one of {_listing(choices)}, got {short(value)}")
-    return value
-
-
-def _sequence(value: Any, key: str) -> List[Any]:
-    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple)):
-        _fail(key, f"expected a list, got {_describe(value)}")
-    return list(value)
-
-
-def _parse(raw: Mapping[str, Any]) -> Dict[str, Any]:
-    """Validate and normalise every field (all keys present, as produced by ``_plain``)."""
-
-    def get(key: str, default: Any = _MISSING) -> Any:
-        return raw.get(key, default)
-
-    out: Dict[str, Any] = {}
-    name = get("name", "custom")
-    if not isinstance(name, str):
-        _fail("name", f"expected text, got {_describe(name)}")
-    if not is_unicode(name):
-        _fail("name", f"not valid Unicode text (a lone surrogate): {short(name)}")
-    out["name"] = name
-    deck = out["deck"] = _choice(get("deck", "standard"), "deck", _DECKS)
-    dealt = out["dealt"] = _choice(get("dealt", 13), "dealt", _DEALT)
-    players = out["players"] = _players(get("players", [2, 3, 4]))
-    if dealt * max(players) > DECK_SIZES[deck]:
-        _fail(
-            "dealt",
-            f"{dealt} cards x {max(players)} players = {dealt * max(players)} "
-            f"is more than the {deck} deck's {DECK_SIZES[deck]} cards",
-        )
-    out["wheel"] = _choice(get("wheel", "low"), "wheel", _WHEELS)
-    tie_break = out["tie_break"] = _choice(
-        get("tie_break", "none"), "tie_break", _TIE_BREAKS
-    )
-    mode = out["mode"] = _choice(get("mode", "all_pairs"), "mode", _MODES)
-    banker_wins_ties = _bool(get("banker_wins_ties", False), "banker_wins_ties")
-    if banker_wins_ties and mode != "banker":
-        _fail("banker_wins_ties", 'only applies with mode = "banker"')
-    if banker_wins_ties and tie_break != "none":
-        _fail("banker_wins_ties", 'cannot be combined with tie_break = "suit"')
-    out["banker_wins_ties"] = banker_wins_ties
-    lane_values = get("lane_values")
-    if lane_values is _MISSING:
-        _fail("lane_values", "missing")
-    out["lane_values"] = _lane_values(lane_values, deck)
-    out["majority_bonus"] = _amount(get("majority_bonus", 0), "majority_bonus", 0)
-    out["scoop"] = _bonus(get("scoop", {"kind": "none"}), "scoop")
-    out["home_run"] = _home_run(get("home_run", {"kind": "none"}))
-    out["foul"] = _choice(get("foul", "reject"), "foul", _FOULS)
-    out["foul_counts_as_scoop"] = _bool(
-        get("foul_counts_as_scoop", False), "foul_counts_as_scoop"
-    )
-    out["surrender"] = _surrender(get("surrender", {"allowed": False}))
-    specials = out["specials"] = _specials(get("specials", {}))
-    out["special_tiers"] = _special_tiers(get("special_tiers"), specials)
-    out["quads_as_two_pairs"] = _bool(
-        get("quads_as_two_pairs", True), "quads_as_two_pairs"
-    )
-    out["a23_is_straight"] = _bool(get("a23_is_straight", True), "a23_is_straight")
-    out["twelve_royals_from"] = _royals_from(get("twelve_royals_from", "J"))
-    horse_card = get("horse_card", None)
-    out["horse_card"] = None if horse_card is None else _card(horse_card, "horse_card")
-    escape = get("escape", None)
-    out["escape"] = None if escape is None else _escape(escape, players)
-    swap = get("swap", None)
-    out["swap"] = None if swap is None else _swap(swap)
-    out["cut"] = _bool(get("cut", False), "cut")
-    return out
-
-
-def _players(value: Any) -> Tuple[int, ...]:
-    items = _sequence(value, "players")
-    if not items:
-        _fail("players", "must name at least one table size (2, 3 or 4)")
-    seen: List[int] = []
-    for item in items:
-        count = _int(item, "players")
-        if count not in _PLAYER_COUNTS:
-            _fail("players", f"table sizes must be 2, 3 or 4, got {count}")
-        if count in seen:
-            _fail("players", f"table size {count} is listed twice")
-        seen.append(count)
-    return tuple(sorted(seen))
-
-
-def _lane_values(value: Any, deck: str) -> LaneValues:
-    table = _table(value, "lane_values")
-    for lane in table:
-        if lane not in LANES:
-            _unknown(f"lane_values.{lane}", LANES)
-    lanes = []
-    for lane in LANES:
-        key = f"lane_values.{lane}"
-        if lane not in table or table[lane] is None:
-            _fail(key, "missing lane table")
-        lanes.append(_lane_table(table[lane], key, lane, deck))
-    return LaneValues(*lanes)
-
-
-def _lane_table(value: Any, key: str, lane: str, deck: str) -> LaneTable:
-    table = _table(value, key)
-    for name in table:
-        if name == "base":
-            continue
-        if name not in CATEGORY_KEYS:
-            _fail(
-                _join(key, name),
-                f"unknown category (expected 'base' or one of {_listing(CATEGORY_KEYS)})",
-            )
-        if lane == "front" and name not in FRONT_CATEGORY_KEYS:
-            _fail(
-                _join(key, name),
-                f"the front lane only holds {_listing(FRONT_CATEGORY_KEYS)}",
-            )
-        if name == "five_of_a_kind" and deck != "extra_diamonds":
-            _fail(_join(key, name), 'five of a kind needs deck = "extra_diamonds"')
-    if table.get("base") is None:
-        _fail(_join(key, "base"), "missing: every lane table needs a base value")
-    base = _amount(table["base"], _join(key, "base"), 1)
-    values = {}
-    for category in CATEGORY_KEYS:
-        if category in table and table[category] is not None:
-            values[category] = _amount(table[category], _join(key, category), 1)
-    return LaneTable(base, FrozenMap(values))
-
-
-def _units(table: Mapping[str, Any], key: str, kind: str) -> Optional[int]:
-    if kind == "bonus":
-        if "units" not in table:
-            _fail(_join(key, "units"), 'missing: kind = "bonus" needs units')
-        return _amount(table["units"], _join(key, "units"), 1)
-    if "units" in table:
-        _fail(_join(key, "units"), f'only applies with kind = "bonus", not {kind!r}')
-    return None
-
-
-def _kind(table: Mapping[str, Any], key: str) -> str:
-    if "kind" not in table:
-        _fail(_join(key, "kind"), f"missing (one of {_listing(_BONUS_KINDS)})")
-    kind: str = _choice(table["kind"], _join(key, "kind"), _BONUS_KINDS)
-    return kind
-
-
-def _bonus(value: Any, key: str) -> Bonus:
-    table = _entries(value, key, ("kind", "units"))
-    kind = _kind(table, key)
-    return Bonus(kind, _units(table, key, kind))  # type: ignore[arg-type]
-
-
-def _home_run(value: Any) -> HomeRun:
-    key = "home_run"
-    table = _entries(value, key, ("kind", "units", "min_players"))
-    kind = _kind(table, key)
-    units = _units(table, key, kind)
-    min_players: Optional[int] = None
-    if kind == "none":
-        if "min_players" in table:
-            _fail(
-                "home_run.min_players", 'only applies to a home run (kind not "none")'
-            )
-    else:
-        if "min_players" not in table:
-            _fail(
-                "home_run.min_players", "missing: a home run needs min_players (3 or 4)"
-            )
-        min_players = _choice(
-            table["min_players"], "home_run.min_players", _HOME_RUN_MIN_PLAYERS
-        )
-    return HomeRun(kind, units, min_players)  # type: ignore[arg-type]
-
-
-def _surrender(value: Any) -> Surrender:
-    table = _entries(value, "surrender", ("allowed", "units"))
-    if "allowed" not in table:
-        _fail("surrender.allowed", "missing (true or false)")
-    allowed = _bool(table["allowed"], "surrender.allowed")
-    if allowed:
-        if "units" not in table:
-            _fail("surrender.units", "missing: an allowed surrender needs units")
-        return Surrender(True, _amount(table["units"], "surrender.units", 1))
-    return Surrender(False, _amount(table.get("units", 0), "surrender.units", 0))
-
-
-def _specials(value: Any) -> FrozenMap[str, int]:
-    table = _entries(value, "specials", SPECIAL_KEYS)
-    values = {}
-    for special in SPECIAL_KEYS:
-        if special in table:
-            values[special] = _amount(table[special], f"specials.{special}", 1)
-    return FrozenMap(values)
-
-
-def _special_tiers(
-    value: Any, specials: Mapping[str, int]
-) -> Tuple[Tuple[str, ...], ...]:
-    if value is _MISSING or value is None:
-        return tuple((special,) for special in specials)
-    key = "special_tiers"
-    placed: List[str] = []
-    tiers = []
-    for tier in _sequence(value, key):
-        members = _sequence(tier, key)
-        if not members:
-            _fail(key, "a tier cannot be empty")
-        for special in members:
-            if not isinstance(special, str):
-                _fail(key, f"expected special keys, got {_describe(special)}")
-            if special not in specials:
-                _fail(key, f"{special!r} is not in specials")
-            if special in placed:
-                _fail(key, f"{special!r} is listed twice")
-            placed.append(special)
-        tiers.append(tuple(special for special in SPECIAL_KEYS if special in members))
-    for special in specials:
-        if special not in placed:
-            _fail(key, f"recognised special {special!r} is in no tier")
-    return tuple(tiers)
-
-
-def _royals_from(value: Any) -> str:
-    key = "twelve_royals_from"
-    if not isinstance(value, str):
-        _fail(key, f"expected 'J' or 'T', got {_describe(value)}")
-    text = value.upper()
-    if text == "10":
-        text = "T"
-    if text not in ("J", "T"):
-        _fail(key, f"must be 'J' or 'T', got {short(value)}")
-    return text
-
-
-_RANKS = {"2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"}
-_SUITS = {
-    "s": "s", "h": "h", "c": "c", "d": "d",
-    "♠": "s", "♥": "h", "♣": "c", "♦": "d",
-    "♤": "s", "♡": "h", "♧": "c", "♢": "d",
-}  # fmt: skip
-
-
-def _card(value: Any, key: str) -> str:
-    """Canonical text (``"As"``, ``"Th"``) of one card written as in RULES.md 1."""
-    if not isinstance(value, str):
-        _fail(key, f"expected a card such as 'As', got {_describe(value)}")
-    text = value.strip()
-    rank, suit = text[:-1].upper(), _SUITS.get(text[-1:].lower())
-    if rank == "10":
-        rank = "T"
-    if rank not in _RANKS or suit is None:
-        _fail(
-            key,
-            f"not a card: {short(value)} (rank 2-9, T or 10, J, Q, K, A, "
-            "then suit s h c d or ♠ ♥ ♣ ♦)",
-        )
-    return rank + suit
-
-
-def _escape(value: Any, players: Tuple[int, ...]) -> Escape:
-    key = "escape"
-    table = _entries(value, key, ("to", "units", "by_players"))
-    if "to" not in table:
-        _fail("escape.to", f"missing (one of {_listing(_ESCAPE_TO)})")
-    to = _choice(table["to"], "escape.to", _ESCAPE_TO)
-    if to == "split":
-        if "by_players" in table:
-            _fail("escape.by_players", 'only applies with to = "winner"')
-        if "units" not in table:
-            _fail("escape.units", 'missing: to = "split" needs units')
-        return Escape(
-            "split", _amount(table["units"], "escape.units", 1), FrozenMap()
-        )
-    if "units" in table:
-        _fail("escape.units", 'only applies with to = "split" (use by_players)')
-    if "by_players" not in table:
-        _fail("escape.by_players", 'missing: to = "winner" needs by_players')
-    by_players = _by_players(table["by_players"])
-    for count in players:
-        if count not in by_players:
-            _fail("escape.by_players", f"no payment for a table of {count} players")
-    return Escape("winner", None, by_players)
-
-
-def _by_players(value: Any) -> FrozenMap[int, int]:
-    if not isinstance(value, Mapping):
-        _fail("escape.by_players", f"expected a table, got {_describe(value)}")
-    payments: Dict[int, int] = {}
-    for name, units in value.items():
-        key = f"escape.by_players.{name}"
-        if isinstance(name, bool):
-            _fail(key, "table sizes must be 2, 3 or 4")
-        if isinstance(name, int):
-            count = name
-        elif isinstance(name, str) and name.strip().isdigit():
-            count = int(name)
-        else:
-            _fail(key, "table sizes must be 2, 3 or 4")
-        if count not in _PLAYER_COUNTS:
-            _fail(key, f"table sizes must be 2, 3 or 4, got {count}")
-        if count in payments:
-            _fail(key, f"table size {count} is listed twice")
-        payments[count] = _amount(units, key, 1)
-    return FrozenMap(sorted(payments.items()))
-
-
-def _swap(value: Any) -> Swap:
-    table = _entries(value, "swap", ("max_cards",))
-    if "max_cards" not in table:
-        _fail("swap.max_cards", "missing (1 to 13)")
-    return Swap(_int(table["max_cards"], "swap.max_cards", minimum=1, maximum=13))
+    scoop, home_run, surrender = c["scoop"], c["home_run"], c["surrender"]
+    escape, swap = c["escape"], c["swap"]
+    return {
+        **c,
+        "players": tuple(c["players"]),
+        "lane_values": LaneValues(*(lane(c["lane_values"][name]) for name in LANES)),
+        "scoop": Bonus(scoop["kind"], scoop.get("units")),
+        "home_run": HomeRun(home_run["kind"], home_run.get("units"), home_run.get("min_players")),
+        "surrender": Surrender(surrender["allowed"], surrender["units"]),
+        "specials": FrozenMap(c["specials"]),
+        "special_tiers": tuple(tuple(tier) for tier in c["special_tiers"]),
+        "escape": None if escape is None else Escape(
+            escape["to"],
+            escape.get("units"),
+            FrozenMap((int(n), units) for n, units in escape.get("by_players", {}).items()),
+        ),
+        "swap": None if swap is None else Swap(swap["max_cards"]),
+    }

@@ -23,21 +23,13 @@ import msgspec
 
 import thirteen
 from thirteen._plain import explain
-from thirteen.errors import ThirteenError
+from thirteen.errors import ScoreFileError, ThirteenError
 from thirteen.rules import PRESET_NAMES, RuleSet
 
 __all__ = ["ScoreFileError", "TableFile", "load", "score"]
 
 #: The largest table file read, in bytes.
 MAX_BYTES = 1 << 20
-
-
-class ScoreFileError(ThirteenError):
-    """A table file that cannot be scored: unreadable, not JSON, or a field of the wrong
-    shape; ``key`` is the field's path (``"players[1].front"``), when known."""
-
-    kind = "score_file"
-    _fields = ("key",)
 
 
 class _Shape(msgspec.Struct, forbid_unknown_fields=True):

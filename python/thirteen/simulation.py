@@ -13,24 +13,25 @@ in, and the backend: this process alone, worker processes on every core
 
 Shard sizes: this process first plays the run's first rounds itself for
 :data:`PROBE_SECONDS`, in shards of 1, 2, 4, ... rounds, which measures the strategies' rate
-here; the rest is cut into shards that last about :data:`LOCAL_SHARD_SECONDS` on a worker
-process, or :data:`RAY_SHARD_SECONDS` on a Ray CPU, and at least a few per worker or CPU;
-``shard_rounds`` fixes the size instead.
+here; the rest is cut into shards that last about :data:`LOCAL_SHARD_SECONDS` here (smaller
+near the end of the run, :func:`tapered`), or :data:`RAY_SHARD_SECONDS` on a Ray CPU, and at
+least a few per worker or CPU; ``shard_rounds`` fixes the size instead.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Union
 
-import thirteen
-from thirteen import cluster
+from thirteen import _core, cluster
 from thirteen.errors import LimitError, ThirteenError
 from thirteen.processes import Pool
 from thirteen.rules import RuleSet
+from thirteen.solver import solve
 from thirteen._core import LaneTables
 from thirteen.table_store import lane_tables
 
@@ -48,6 +49,7 @@ __all__ = [
     "quantile",
     "shard_size",
     "shards",
+    "tapered",
     "simulate",
     "summarize",
 ]
@@ -57,14 +59,15 @@ __all__ = [
 MAX_ROUNDS = 10**12
 
 #: Seconds this process plays the run's first rounds itself, to measure their rate.
-PROBE_SECONDS = 0.2
+PROBE_SECONDS = 0.05
 
 #: Worker processes are started only when the rounds left would take this process longer
-#: than this (starting one costs a few tenths of a second).
-POOL_SECONDS = 1.0
+#: than this (starting one costs a few tenths of a CPU-second).
+POOL_SECONDS = 0.5
 
-#: Seconds a shard lasts on a worker process of this machine (at the measured rate).
-LOCAL_SHARD_SECONDS = 0.5
+#: Seconds a shard lasts on a worker process of this machine (at the measured rate; shards
+#: shrink near the end of the run, :func:`tapered`).
+LOCAL_SHARD_SECONDS = 0.25
 
 #: Seconds a shard lasts on a Ray CPU: long enough that the driver takes a few hundred
 #: shards a second from 1,600 CPUs, short enough that a lost shard costs little.
@@ -183,6 +186,17 @@ def shards(rounds: int, size: int, start: int = 0) -> Iterator[Tuple[int, int]]:
         yield first, min(first + size, rounds)
 
 
+def tapered(rounds: int, size: int, start: int, workers: int) -> Iterator[Tuple[int, int]]:
+    """Like :func:`shards`, but a shard never holds more than half of the rounds left
+    divided among ``workers``: shards shrink near the end of the run, so that the workers
+    end close together."""
+    first = start
+    while first < rounds:
+        stop = first + max(1, min(size, (rounds - first) // (2 * max(1, workers))))
+        yield first, min(stop, rounds)
+        first = stop
+
+
 def shard_size(rate: float, rounds: int, workers: int, seconds: float) -> int:
     """Rounds per shard: about ``seconds`` of work at ``rate`` rounds a second, but small
     enough that ``rounds`` make at least four shards per worker (the last ones then end
@@ -191,21 +205,21 @@ def shard_size(rate: float, rounds: int, workers: int, seconds: float) -> int:
     return max(1, min(int(rate * seconds), most))
 
 
-def _play_round(spec: Spec, r: int) -> Tuple[thirteen.Settlement, int]:
+def _play_round(spec: Spec, r: int) -> Tuple[_core.Settlement, int]:
     """Round ``r`` of the run: its settlement, and the rake taken from it."""
     rules = spec.rules
-    d = thirteen.deal(rules, spec.players, None if spec.seed is None else spec.seed + r)
+    d = _core.deal(rules, spec.players, None if spec.seed is None else spec.seed + r)
     subs = []
     for seat, hand in enumerate(d.hands):
-        sol = thirteen.solve(
+        sol = solve(
             list(hand), rules, players=spec.players, strategy=spec.strategies[seat],
             samples=spec.samples, seed=r, banker=rules.mode == "banker" and seat == 0,
             tables=spec.tables,
         )
         subs.append(sol.submission())
-    settlement = thirteen.settle(subs, rules)
+    settlement = _core.settle(subs, rules)
     totals = settlement.totals
-    money = thirteen.money(totals, spec.stake, spec.rake)
+    money = _core.money(totals, spec.stake, spec.rake)
     return settlement, sum(t * spec.stake for t in totals) - sum(money)
 
 
@@ -318,11 +332,11 @@ def simulate(
     """Plays ``rounds`` rounds, seat ``i`` arranged by ``strategies[i]``, round ``r`` dealt
     with seed ``seed + r`` (random without a seed), and summarises them (:func:`summarize`).
 
-    The rounds are played in shards (see the module docs): here on ``workers`` worker
-    processes (``backend="local"``, the default), or as Ray tasks on a cluster
+    The rounds are played in shards (see the module docs): here by this process and
+    ``workers - 1`` worker processes (``backend="local"``, the default), or as Ray tasks on a cluster
     (``backend="ray"``, or any ``address``). The summary of a seed is the same on either
-    backend, any number of workers and any shard size; only ``seconds`` differs. With more
-    than one worker, a script needs the ``if __name__ == "__main__":`` guard
+    backend, any number of workers and any shard size; only ``seconds`` differs. The worker
+    processes run only ``thirteen``'s code: a script needs no ``__main__`` guard
     (:mod:`thirteen.processes`).
 
     Args:
@@ -336,8 +350,8 @@ def simulate(
         rake: ``(percent, cap)`` taken from each round's winners (as :func:`thirteen.money`),
             or ``None``.
         advance: called once for each round, when its shard's counts are added.
-        workers: here, worker processes (default: every core; 1 plays in this process); on
-            Ray, most shards running at once (default: twice the cluster's CPUs), and the
+        workers: here, the processes that play (default: every core): this one and
+            ``workers - 1`` worker processes (1: this process alone); on Ray, most shards running at once (default: twice the cluster's CPUs), and the
             CPUs of a runtime started by ``"local"``.
         backend: ``"local"`` or ``"ray"`` (default: ``"ray"`` when ``address`` is given).
         address: the Ray cluster (:mod:`thirteen.cluster`): ``"local"``, ``"auto"``,
@@ -397,7 +411,7 @@ def _spec(
     with the lane tables resolved here."""
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a thirteen.RuleSet, not {type(rules).__name__}")
-    thirteen.deal(rules, players, 0)  # PlayerCountError before any work
+    _core.deal(rules, players, 0)  # PlayerCountError before any work
     strategies = tuple(strategies)
     if len(strategies) != players:
         raise ThirteenError(f"{len(strategies)} strategies for {players} players (one per seat)")
@@ -420,7 +434,7 @@ def _spec(
     if seed is not None and seed + rounds > 2**64:
         raise LimitError(f"seeds {seed} + {rounds - 1} run past 2**64 - 1", key="seed",
                          value=str(seed), minimum=0, maximum=2**64 - rounds)
-    thirteen.money([0] * players, stake, rake)  # LimitError, TypeError for a bad stake or rake
+    _core.money([0] * players, stake, rake)  # LimitError, TypeError for a bad stake or rake
     return Spec(rules, players, strategies, samples, seed, stake, rake, lane_tables(rules, players))
 
 
@@ -446,21 +460,18 @@ def _probe(
 def _run_here(
     spec: Spec, rounds: int, workers: int, shard_rounds: Optional[int], take: Callable[[ShardCounts], None]
 ) -> None:
-    """The local backend: the first rounds here (:func:`_probe`), then the rest here too
-    when it is short or ``workers`` is 1, else on ``workers`` worker processes. This process
-    plays on while they start."""
+    """The local backend: the first rounds here (:func:`_probe`); the rest here too when it
+    is short or ``workers`` is 1, else here and on ``workers - 1`` worker processes (this
+    process plays while they start, and whenever none has a result ready)."""
     done, rate = _probe(spec, rounds, shard_rounds, take)
     left = rounds - done
-    size = shard_rounds or shard_size(rate, left, workers, LOCAL_SHARD_SECONDS)
-    plan = shards(rounds, size, done)
+    if shard_rounds is not None:
+        plan = shards(rounds, shard_rounds, done)
+    else:
+        plan = tapered(rounds, shard_size(rate, left, workers, LOCAL_SHARD_SECONDS), done, workers)
     if workers > 1 and left / rate > POOL_SECONDS:
-        with Pool(play_shard, spec, workers) as pool:
-            while not pool.started():
-                shard = next(plan, None)
-                if shard is None:
-                    return
-                take(play_shard(spec, shard))
-            for part in pool.imap_unordered(plan):
+        with Pool(play_shard, spec, workers - 1) as pool:
+            for part in pool.imap_unordered(plan, here=functools.partial(play_shard, spec)):
                 take(part)
     else:
         for shard in plan:

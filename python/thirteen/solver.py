@@ -184,14 +184,7 @@ def _context(rules: RuleSet, players: int, banker: Optional[bool]) -> Tuple[int,
         players = _int("players", players)
     if banker is not None and not isinstance(banker, bool):
         raise TypeError(f"banker must be a bool, not {type(banker).__name__}")
-    if players not in rules.players:
-        from thirteen.errors import PlayerCountError
-
-        raise PlayerCountError(
-            f"{players} players is not allowed by the rules (allowed: {rules.players})",
-            got=players,
-            allowed=tuple(rules.players),
-        )
+    rules.check_players(players)
     return players, bool(banker) if rules.mode == "banker" else False
 
 

@@ -360,14 +360,7 @@ def lane_tables(rules: Optional[RuleSet] = None, players: int = 4) -> LaneTables
         raise TypeError(f"rules must be a thirteen.RuleSet or None, not {type(rules).__name__}")
     if isinstance(players, bool) or not isinstance(players, int):
         raise TypeError(f"players must be an int, not {type(players).__name__}")
-    if players not in rules.players:
-        from thirteen.errors import PlayerCountError
-
-        raise PlayerCountError(
-            f"{players} players is not allowed by the rules (allowed: {rules.players})",
-            got=players,
-            allowed=tuple(rules.players),
-        )
+    rules.check_players(players)
     key, digest = _play(rules)
     cache_key = (digest, players)
     hit = _hit(cache_key)

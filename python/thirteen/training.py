@@ -11,8 +11,8 @@ it) or after ``iterations``. The same arguments and seed give byte-identical tab
 
 On a Ray cluster (``backend="ray"``) each iteration's deals are cut into two shards per CPU
 of the cluster (:func:`shard_deals`), played as Ray tasks (:func:`count_deals`) that fetch
-the iteration's tables once per worker process; their lane counts add up to the
-iteration's in any order, and the averaging stays in the core, so the tables are
+the iteration's tables once per worker process and send their lane counts back packed in
+numpy arrays (:func:`pack_counts`); the counts add up to the iteration's in any order, and the averaging stays in the core, so the tables are
 byte-identical to the local ones.
 """
 
@@ -22,6 +22,8 @@ import operator
 import os
 import tempfile
 from pathlib import Path
+
+import numpy as np
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from thirteen import _core, cluster
@@ -29,7 +31,8 @@ from thirteen.errors import LimitError, ThirteenError
 from thirteen.rules import RuleSet
 from thirteen.table_store import LANES, SizeTables, TableSet, play_key, read_counts, size_groups
 
-__all__ = ["train", "Progress", "DEFAULTS", "SHARD_DEALS", "check_out", "count_deals", "shard_deals"]
+__all__ = ["train", "Progress", "DEFAULTS", "SHARD_DEALS", "add_packed", "check_out", "count_deals", "pack_counts",
+           "shard_deals"]
 
 #: Fewest deals per Ray task in a training iteration (:func:`shard_deals`).
 SHARD_DEALS = 250
@@ -100,14 +103,7 @@ def train(
         raise PlayerCountError(f"players names no table size to train (allowed: {rules.players})",
                                got=None, allowed=tuple(rules.players))
     for p in sizes:
-        if p not in rules.players:
-            from thirteen.errors import PlayerCountError
-
-            raise PlayerCountError(
-                f"{p} players is not allowed by the rules (allowed: {rules.players})",
-                got=p,
-                allowed=tuple(rules.players),
-            )
+        rules.check_players(p)
     for name, value, most in (("deals", deals, 10**8), ("iterations", iterations, 10**4), ("seed", seed, 2**64 - 1)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"{name} must be an int, not {type(value).__name__}")
@@ -177,37 +173,56 @@ def _size(value: object) -> int:
 IterationSpec = Tuple[RuleSet, Optional[_core.LaneTables], int, int, int, bool]
 
 
-def count_deals(common: IterationSpec, shard: Tuple[int, int]) -> Dict[str, Any]:
+#: Lane counts packed for the trip back from a Ray task: every ``(value, count)`` pair as
+#: one row of a ``(n, 2)`` uint64 array, and how many rows each list holds, in the order
+#: front, middle, back, then each class's front, middle and back (numpy arrays travel as
+#: their bytes; a list of tuples is pickled item by item).
+Packed = Tuple[np.ndarray, Tuple[int, ...]]
+
+
+def pack_counts(counts: Dict[str, Any]) -> Packed:
+    """``counts`` as :func:`thirteen._core.iteration_counts` gives them, packed (:data:`Packed`)."""
+    lists = [counts[lane] for lane in LANES]
+    lists += [c[lane] for c in counts.get("classes") or () for lane in LANES]
+    rows = [pair for pairs in lists for pair in pairs]
+    return np.array(rows, dtype=np.uint64).reshape(len(rows), 2), tuple(len(pairs) for pairs in lists)
+
+
+def add_packed(parts: Sequence[Packed]) -> Dict[str, Any]:
+    """The sum of packed lane counts of disjoint deals (in any order), value by value, as
+    :func:`thirteen._core.iteration_counts` gives them: each list's pairs sorted by value,
+    and ``classes`` when anything was counted."""
+    counted = [p for p in parts if sum(p[1])]
+    if not counted:
+        return {lane: [] for lane in LANES}
+    slots = len(counted[0][1])
+    pieces: List[List[np.ndarray]] = [[] for _ in range(slots)]
+    for table, sizes in counted:
+        for slot, piece in enumerate(np.split(table, np.cumsum(sizes)[:-1])):
+            pieces[slot].append(piece)
+    summed = [_sum_pairs(np.concatenate(slot)) for slot in pieces]
+    out: Dict[str, Any] = dict(zip(LANES, summed[: len(LANES)]))
+    if slots > len(LANES):
+        out["classes"] = [dict(zip(LANES, summed[k : k + len(LANES)])) for k in range(len(LANES), slots, len(LANES))]
+    return out
+
+
+def _sum_pairs(table: np.ndarray) -> List[Tuple[int, int]]:
+    """``(value, count)`` rows summed by value, sorted by value."""
+    if not len(table):
+        return []
+    table = table[np.argsort(table[:, 0], kind="stable")]
+    starts = np.flatnonzero(np.r_[True, table[1:, 0] != table[:-1, 0]])
+    return list(zip(table[starts, 0].tolist(), np.add.reduceat(table[:, 1], starts).tolist()))
+
+
+def count_deals(common: IterationSpec, shard: Tuple[int, int]) -> Packed:
     """A Ray task of :func:`train`: the lane counts of deals ``shard[0]`` to ``shard[1] - 1``
     of one iteration (``common``: rules, tables, players, seed, iteration, greedy), as
-    :func:`thirteen._core.iteration_counts` gives them."""
+    :func:`thirteen._core.iteration_counts` gives them, packed (:func:`pack_counts`)."""
     rules, tables, players, seed, iteration, greedy = common
-    return _core.iteration_counts(rules, tables, players=players, seed=seed, iteration=iteration,
-                                  greedy=greedy, start=shard[0], stop=shard[1])
-
-
-def add_counts(parts: Sequence[Dict[str, Any]]) -> Dict[str, Any]:
-    """The sum of lane counts (as :func:`thirteen._core.iteration_counts` gives them, classes
-    included), value by value, each lane's pairs sorted by value."""
-
-    def add(into: Dict[str, Dict[int, int]], lanes: Dict[str, Any]) -> None:
-        for lane in LANES:
-            got = into.setdefault(lane, {})
-            for value, n in lanes[lane]:
-                got[value] = got.get(value, 0) + n
-
-    total: Dict[str, Dict[int, int]] = {}
-    classes: List[Dict[str, Dict[int, int]]] = []
-    for part in parts:
-        add(total, part)
-        for k, c in enumerate(part.get("classes") or ()):
-            if k == len(classes):
-                classes.append({})
-            add(classes[k], c)
-    out: Dict[str, Any] = {lane: sorted(v.items()) for lane, v in total.items()}
-    if classes:
-        out["classes"] = [{lane: sorted(v.items()) for lane, v in c.items()} for c in classes]
-    return out
+    return pack_counts(_core.iteration_counts(rules, tables, players=players, seed=seed, iteration=iteration,
+                                              greedy=greedy, start=shard[0], stop=shard[1]))
 
 
 def _train_groups(
@@ -259,12 +274,13 @@ def _ray_counter(
     def count(iteration: int, greedy: bool, tables: Optional[_core.LaneTables]) -> Dict[str, Any]:
         plan = ((start, min(start + size, deals)) for start in range(0, deals, size))
         parts = ray.imap_unordered(count_deals, (rules, tables, players, seed, iteration, greedy), plan)
-        return add_counts(list(parts))
+        return add_packed(list(parts))
 
     return count
 
 
 def shard_deals(deals: int, cpus: int) -> int:
-    """Deals per Ray task of a training iteration: two tasks per CPU of the cluster, each of
-    at least :data:`SHARD_DEALS` (a task also pays for fetching the tables)."""
+    """Deals per Ray task of a training iteration: two tasks per CPU of the cluster (an
+    iteration waits for its last task; on one machine one, two and four per CPU measured
+    alike), each of at least :data:`SHARD_DEALS`."""
     return max(SHARD_DEALS, -(-deals // (2 * max(1, cpus))))

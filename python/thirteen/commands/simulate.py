@@ -135,10 +135,10 @@ def register(sub: Any) -> None:
     p.add_argument("--rake", type=options.rake, default=None, metavar="PERCENT[,CAP]",
                    help="rake on each round's winnings, e.g. 5,200 (default none)")
     p.add_argument("--workers", type=options.positive, default=None,
-                   help="worker processes (default: every core; 1 plays in this process); "
+                   help="processes that play (default: every core): this one and N - 1 worker processes; "
                    "with --ray, most tasks at once")
     p.add_argument("--shard-rounds", type=options.positive, default=None,
-                   help="rounds per shard (default: sized from the measured rate, about 0.5 s a shard "
+                   help="rounds per shard (default: sized from the measured rate, about 0.25 s a shard "
                    "here and 5 s on Ray; the summary does not depend on it)")
     p.add_argument("--ray", metavar="ADDRESS", default=None,
                    help="run on a Ray cluster: local (start one here), auto (the one running "

@@ -20,7 +20,7 @@ from .cards import Card, Rank, Suit, deck, format_cards, parse_cards, validate_h
 from .deal import Deal, deal, swap_cards
 from .hands import Category, HandValue, compare_lanes, evaluate
 from .ladder import level_for
-from .settle import Declaration, Settlement, escape_payments, money, settle
+from .settle import Declaration, Settlement, escape_payments, money, settle, settle_round
 from .specials import SpecialHand, compare_specials, find_special, held_specials
 from .engine import completions, count_splits, greedy, splits
 
@@ -46,6 +46,7 @@ __all__ = [
     "settle",
     "Settlement",
     "escape_payments",
+    "settle_round",
     "money",
     "level_for",
     "Deal",

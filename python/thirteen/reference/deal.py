@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, List, Optional, Sequence, Tuple, Union
 
-from thirteen.errors import CountError, PlayerCountError, RuleSetError, ThirteenError
+from thirteen.errors import CountError, RuleSetError, ThirteenError
 
 from ._rules import resolve
 from .cards import Card, Rank, as_cards, deck as rules_deck
@@ -202,9 +202,7 @@ def deal(rules: Any = None, players: int = 4, seed: Optional[int] = None) -> Dea
     rules = resolve(rules)
     if isinstance(players, bool) or not isinstance(players, int):
         raise TypeError(f"players must be an integer, got {type(players).__name__}")
-    allowed = tuple(rules.players)
-    if players not in allowed:
-        raise PlayerCountError(f"{players} players; the rules allow {allowed}", got=players, allowed=allowed)
+    rules.check_players(players)
     if seed is None:
         raise ValueError("the reference deals only with a seed")
     rng = rng_for(seed)

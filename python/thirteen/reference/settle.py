@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from thirteen.errors import (
     CountError,
@@ -22,7 +22,6 @@ from thirteen.errors import (
     FalseSpecialError,
     FouledError,
     LimitError,
-    PlayerCountError,
     SurrenderError,
     ThirteenError,
 )
@@ -42,6 +41,7 @@ __all__ = [
     "Settlement",
     "STEPS",
     "settle",
+    "settle_round",
     "escape_payments",
     "money",
 ]
@@ -210,12 +210,26 @@ def settle(
     """
     rules = resolve(rules)
     subs = list(submissions)
+    rules.check_players(len(subs))
+    return _settle(
+        subs, rules, banker=banker, stakes=stakes, surrendered=surrendered, dealt_in=len(subs)
+    )
+
+
+def _settle(
+    subs: List[Submission],
+    rules: Any,
+    *,
+    banker: int,
+    stakes: Optional[Sequence[int]],
+    surrendered: Iterable[int],
+    dealt_in: int,
+) -> Settlement:
+    """:func:`settle` of a table whose size is known to be fine, a home run counting
+    ``dealt_in`` players (those dealt in, leavers included)."""
     n = len(subs)
 
     # --- validation: nothing is scored before every check passed ---------------
-    allowed = tuple(rules.players)
-    if n not in allowed:
-        raise PlayerCountError(f"{n} players; the rules allow {allowed}", got=n, allowed=allowed)
     for seat, sub in enumerate(subs):
         if not isinstance(sub, (Arrangement, Declaration)):
             raise TypeError(f"seat {seat}: expected Arrangement or Declaration, got {type(sub).__name__}")
@@ -275,134 +289,27 @@ def settle(
         pairs = sorted((min(banker, p), max(banker, p)) for p in range(n) if p != banker)
     else:
         pairs = list(combinations(range(n), 2))
-
-    horse: Optional[Card] = Card.parse(rules.horse_card) if rules.horse_card is not None else None
+    table = _Table(subs, rules, banker, gone, values, fouled, declared)
 
     # Steps 1 to 6, per pair.
     partial: Dict[Tuple[int, int], Dict[str, Any]] = {}
     scoops: List[Tuple[int, int]] = []
     for a, b in pairs:
-        steps = dict.fromkeys(STEPS, 0)
-        lanes: List[LaneResult] = []
-        entry: Dict[str, Any] = {"steps": steps, "lanes": lanes, "surrender": False}
-        partial[(a, b)] = entry
+        partial[(a, b)] = table.pair(a, b, scoops)
 
-        # 1. Surrender: a surrendered player pays each player who did not.
-        if a in gone or b in gone:
-            entry["surrender"] = True
-            units = rules.surrender.units
-            if a in gone and b not in gone:
-                steps["surrender"] = -units
-            elif b in gone and a not in gone:
-                steps["surrender"] = units
-            continue
-
-        # 2. Specials: the declarer collects its value; two declarers by tier.
-        if a in declared or b in declared:
-            sa, sb = declared.get(a), declared.get(b)
-            if sa is not None and sb is None:
-                steps["special"] = sa.units
-            elif sb is not None and sa is None:
-                steps["special"] = -sb.units
-            elif sa is not None and sb is not None:
-                # The higher tier collects its own value; equal tiers draw (RULES.md 4).
-                order = compare_specials(sa, sb)
-                if order > 0:
-                    steps["special"] = sa.units
-                elif order < 0:
-                    steps["special"] = -sb.units
-            continue
-
-        # 3. Both fouled (lose_all): 0, the lanes are not compared.
-        foul_a, foul_b = a in fouled, b in fouled
-        if foul_a and foul_b:
-            lanes.extend(LaneResult(lane, None, None, 0) for lane in LANES)
-            continue
-
-        # 4. Lanes.
-        sub_a, sub_b = subs[a], subs[b]
-        assert isinstance(sub_a, Arrangement) and isinstance(sub_b, Arrangement)
-        won = {a: 0, b: 0}
-        total_lanes = 0
-        for i, lane in enumerate(LANES):
-            if foul_a or foul_b:
-                # A fouled player loses every lane, paying the opponent's lane values.
-                winner: Optional[int] = b if foul_a else a
-            else:
-                cmp = _compare_values(sub_a.lanes[i], values[a][i], sub_b.lanes[i], values[b][i], rules)
-                if cmp == 0 and rules.mode == "banker" and rules.banker_wins_ties:
-                    cmp = 1 if a == banker else -1  # the banker wins a drawn lane (luosong)
-                winner = a if cmp > 0 else b if cmp < 0 else None
-            if winner is None:
-                lanes.append(LaneResult(lane, None, None, 0))
-                continue
-            category = values[winner][i].category.key
-            units = int(rules.lane_value(lane, category))
-            lanes.append(LaneResult(lane, winner, category, units))
-            won[winner] += 1
-            total_lanes += units if winner == a else -units
-        steps["lanes"] = total_lanes
-
-        # 5. Majority bonus: more lanes won (draws count for neither).
-        if won[a] > won[b]:
-            steps["majority"] = rules.majority_bonus
-        elif won[b] > won[a]:
-            steps["majority"] = -rules.majority_bonus
-
-        # 6. Scoop (打枪): all three lanes won; a foul only when foul_counts_as_scoop.
-        scooper: Optional[int] = None
-        if won[a] == 3:
-            scooper = a
-        elif won[b] == 3:
-            scooper = b
-        if scooper is not None and (foul_a or foul_b) and not rules.foul_counts_as_scoop:
-            scooper = None
-        if scooper is not None:
-            loser = b if scooper == a else a
-            scoops.append((scooper, loser))
-            sign = 1 if scooper == a else -1
-            if rules.scoop.kind == "double":
-                steps["scoop"] = steps["lanes"] + steps["majority"]
-            elif rules.scoop.kind == "bonus":
-                steps["scoop"] = sign * int(rules.scoop.units)
-
-    # 7. Home run (全垒打): scooped every other player still in the showdown.
-    home_runs: List[int] = []
-    hr = rules.home_run
-    min_players = hr.min_players if hr.min_players is not None else 0
-    if hr.kind != "none" and n >= min_players:
-        candidates = [banker] if rules.mode == "banker" else list(range(n))
-        scooped = set(scoops)
-        for p in candidates:
-            if p in gone or p in declared:
-                continue
-            opponents = [q for q in range(n) if q != p and q not in gone]
-            if opponents and all((p, q) in scooped for q in opponents):
-                home_runs.append(p)
+    # Steps 7 to 9, over the table.
+    home_runs = table.home_runs(scoops, dealt_in)
     for (a, b), entry in partial.items():
-        if entry["surrender"]:
-            continue
         steps = entry["steps"]
-        for p in home_runs:
-            if p in (a, b):
-                if hr.kind == "double":
-                    steps["home_run"] = sum(steps.values())
-                elif hr.kind == "bonus":
-                    steps["home_run"] = int(hr.units) if p == a else -int(hr.units)
-
-    # 8. Horse card (马牌): the pair's result doubles once.
-    if horse is not None:
-        for (a, b), entry in partial.items():
-            if entry["surrender"]:
-                continue
-            if horse in subs[a].cards or horse in subs[b].cards:
-                entry["steps"]["horse"] = sum(entry["steps"].values())
-
-    # 9. Banker mode: the player's stake multiplier.
-    if rules.mode == "banker":
-        for (a, b), entry in partial.items():
+        if not entry["surrender"]:
+            for p in home_runs:
+                if p in (a, b):
+                    steps["home_run"] = home_run_pays(rules, p == a, sum(steps.values()))
+            if table.horse_held(a, b):
+                steps["horse"] = horse_pays(rules, sum(steps.values()))
+        if rules.mode == "banker":
             player = b if a == banker else a
-            entry["steps"]["stake"] = sum(entry["steps"].values()) * (stake_list[player] - 1)
+            steps["stake"] = stake_pays(stake_list[player], sum(steps.values()))
 
     # --- results ----------------------------------------------------------------
     totals = [0] * n
@@ -437,6 +344,271 @@ def settle(
     )
 
 
+# --- what each rule pays (RULES.md 5), signed from the lower seat A's side ----------
+
+
+def surrender_pays(rules: Any, a_gone: bool, b_gone: bool) -> int:
+    """Step 1: a surrendered player pays ``surrender.units`` to one who did not."""
+    if a_gone and not b_gone:
+        return -int(rules.surrender.units)
+    if b_gone and not a_gone:
+        return int(rules.surrender.units)
+    return 0
+
+
+def specials_pays(sa: Optional[SpecialHand], sb: Optional[SpecialHand]) -> int:
+    """Step 2: one declarer collects its value; of two, the higher tier its own (RULES.md 4)."""
+    if sa is not None and sb is None:
+        return sa.units
+    if sb is not None and sa is None:
+        return -sb.units
+    if sa is not None and sb is not None:
+        order = compare_specials(sa, sb)
+        return sa.units if order > 0 else -sb.units if order < 0 else 0
+    return 0
+
+
+def majority_pays(rules: Any, won_a: int, won_b: int) -> int:
+    """Step 5: ``majority_bonus`` to the side that won more lanes (draws count for neither)."""
+    if won_a > won_b:
+        return int(rules.majority_bonus)
+    if won_b > won_a:
+        return -int(rules.majority_bonus)
+    return 0
+
+
+def scoop_pays(rules: Any, a_scooped: bool, so_far: int) -> int:
+    """Step 6: a doubled scoop doubles the pair's result so far (lanes and majority bonus);
+    a bonus scoop pays ``scoop.units`` to the scooper."""
+    if rules.scoop.kind == "double":
+        return so_far
+    if rules.scoop.kind == "bonus":
+        return int(rules.scoop.units) if a_scooped else -int(rules.scoop.units)
+    return 0
+
+
+def home_run_pays(rules: Any, a_hit: bool, so_far: int) -> int:
+    """Step 7: a doubled home run doubles each of the hitter's results again; a bonus one
+    pays ``home_run.units`` from each opponent."""
+    if rules.home_run.kind == "double":
+        return so_far
+    if rules.home_run.kind == "bonus":
+        return int(rules.home_run.units) if a_hit else -int(rules.home_run.units)
+    return 0
+
+
+def horse_pays(rules: Any, so_far: int) -> int:
+    """Step 8: the pair's result doubles once when either side holds the horse card."""
+    return so_far
+
+
+def stake_pays(stake: int, so_far: int) -> int:
+    """Step 9: a banker–player result is multiplied by the player's stake."""
+    return so_far * (stake - 1)
+
+
+class _Table:
+    """The seats of a checked table, as the steps read them."""
+
+    def __init__(self, subs: List[Submission], rules: Any, banker: int, gone: Set[int],
+                 values: Dict[int, Tuple[HandValue, ...]], fouled: List[int],
+                 declared: Dict[int, SpecialHand]) -> None:
+        self.subs, self.rules, self.banker, self.gone = subs, rules, banker, gone
+        self.values, self.fouled, self.declared = values, fouled, declared
+
+    def pair(self, a: int, b: int, scoops: List[Tuple[int, int]]) -> Dict[str, Any]:
+        """Steps 1 to 6 of the pair ``a < b``; a scoop is appended to ``scoops``."""
+        rules = self.rules
+        steps = dict.fromkeys(STEPS, 0)
+        lanes: List[LaneResult] = []
+        entry: Dict[str, Any] = {"steps": steps, "lanes": lanes, "surrender": False}
+        # 1. Surrender.
+        if a in self.gone or b in self.gone:
+            entry["surrender"] = True
+            steps["surrender"] = surrender_pays(rules, a in self.gone, b in self.gone)
+            return entry
+        # 2. Specials.
+        if a in self.declared or b in self.declared:
+            steps["special"] = specials_pays(self.declared.get(a), self.declared.get(b))
+            return entry
+        # 3. Both fouled (lose_all): 0, the lanes are not compared.
+        foul_a, foul_b = a in self.fouled, b in self.fouled
+        if foul_a and foul_b:
+            lanes.extend(LaneResult(lane, None, None, 0) for lane in LANES)
+            return entry
+        # 4. Lanes.
+        won = {a: 0, b: 0}
+        for i, lane in enumerate(LANES):
+            result = self.lane(a, b, i, lane)
+            lanes.append(result)
+            if result.winner is not None:
+                won[result.winner] += 1
+                steps["lanes"] += result.units if result.winner == a else -result.units
+        # 5. Majority bonus.
+        steps["majority"] = majority_pays(rules, won[a], won[b])
+        # 6. Scoop (打枪): all three lanes won; a foul only when foul_counts_as_scoop.
+        scooper = a if won[a] == 3 else b if won[b] == 3 else None
+        if scooper is not None and (foul_a or foul_b) and not rules.foul_counts_as_scoop:
+            scooper = None
+        if scooper is not None:
+            scoops.append((scooper, b if scooper == a else a))
+            steps["scoop"] = scoop_pays(rules, scooper == a, steps["lanes"] + steps["majority"])
+        return entry
+
+    def lane(self, a: int, b: int, i: int, lane: str) -> LaneResult:
+        """Step 4, one lane: who wins it (a fouled player loses it) and the value collected."""
+        rules = self.rules
+        if a in self.fouled or b in self.fouled:
+            winner: Optional[int] = b if a in self.fouled else a
+        else:
+            sub_a, sub_b = self.subs[a], self.subs[b]
+            assert isinstance(sub_a, Arrangement) and isinstance(sub_b, Arrangement)
+            cmp = _compare_values(sub_a.lanes[i], self.values[a][i], sub_b.lanes[i], self.values[b][i], rules)
+            if cmp == 0 and rules.mode == "banker" and rules.banker_wins_ties:
+                cmp = 1 if a == self.banker else -1  # the banker wins a drawn lane (luosong)
+            winner = a if cmp > 0 else b if cmp < 0 else None
+        if winner is None:
+            return LaneResult(lane, None, None, 0)
+        category = self.values[winner][i].category.key
+        return LaneResult(lane, winner, category, int(rules.lane_value(lane, category)))
+
+    def home_runs(self, scoops: List[Tuple[int, int]], dealt_in: int) -> List[int]:
+        """Step 7: who scooped every other player still in, at a table of at least
+        ``home_run.min_players`` dealt in (a declared special blocks it)."""
+        hr = self.rules.home_run
+        n = len(self.subs)
+        if hr.kind == "none" or dealt_in < (hr.min_players or 0):
+            return []
+        candidates = [self.banker] if self.rules.mode == "banker" else list(range(n))
+        hits = []
+        for p in candidates:
+            if p in self.gone or p in self.declared:
+                continue
+            opponents = [q for q in range(n) if q != p and q not in self.gone]
+            if opponents and all((p, q) in scoops for q in opponents):
+                hits.append(p)
+        return hits
+
+    def horse_held(self, a: int, b: int) -> bool:
+        """Step 8: whether either side holds the horse card among its 13 cards."""
+        if self.rules.horse_card is None:
+            return False
+        horse = Card.parse(self.rules.horse_card)
+        return horse in self.subs[a].cards or horse in self.subs[b].cards
+
+
+def settle_round(
+    submissions: Sequence[Optional[Submission]],
+    rules: Any,
+    *,
+    escaped: Sequence[int] = (),
+    banker: int = 0,
+    stakes: Optional[Sequence[int]] = None,
+    surrendered: Iterable[int] = (),
+) -> Tuple[Optional[Settlement], List[int], List[int]]:
+    """Settle a round some players left (逃跑 / 强退, RULES.md 5 "Escape").
+
+    Args:
+        submissions: per seat dealt in, an :class:`Arrangement` or a :class:`Declaration`;
+            ``None`` for a seat that left.
+        rules: the rule set (``None`` = default).
+        escaped: the seats that left, in the order they left.
+        banker, stakes, surrendered: as for :func:`settle`, naming the round's seats.
+
+    Returns:
+        ``(settlement, results, escape)``: the settlement of the seats still in, settled
+        among themselves whatever their number (``None`` when fewer than two are in, or
+        the banker left in banker mode), its seat ``i`` being the ``i``-th seat still in;
+        each seat's units from it (0 for a leaver); each seat's escape payments. A home
+        run counts the players dealt in, leavers included (RULES.md 5 step 7). Each leaver
+        pays the escape penalty on its own, and only the seats still in receive.
+
+    Raises:
+        PlayerCountError: a number of seats dealt in the rules do not allow.
+        ThirteenError: a leaver that is not a seat or is named twice, no seat left in, a
+            submission missing for a seat still in or given for a leaver.
+        SurrenderError, and the errors of :func:`settle` for the seats still in.
+    """
+    rules = resolve(rules)
+    subs = list(submissions)
+    n = len(subs)
+    rules.check_players(n)
+    leavers: List[int] = []
+    for seat in escaped:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+            raise ThirteenError(f"escaped seat {seat!r} is not a seat of a {n}-player table")
+        if seat in leavers:
+            raise ThirteenError(f"seat {seat} escaped twice")
+        leavers.append(seat)
+    if len(leavers) >= n:
+        raise ThirteenError("at least one seat must stay in the round")
+    stake_list, _ = _check_seat_args(n, rules, banker, stakes, ())
+    still_in = [seat for seat in range(n) if seat not in leavers]
+    for seat in range(n):
+        if (subs[seat] is None) != (seat in leavers):
+            problem = "has a submission" if seat in leavers else "has no submission"
+            raise ThirteenError(f"seat {seat} {problem}")
+    gone = []
+    for seat in surrendered:
+        if seat in leavers:
+            continue  # a leaver's surrender is void
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+            raise SurrenderError(f"surrendered seat {seat!r} is not a seat", player=seat)
+        if not rules.surrender.allowed:
+            raise SurrenderError(f"player {seat} surrendered: the rules do not allow surrender", player=seat)
+        gone.append(still_in.index(seat))
+
+    results = [0] * n
+    settlement: Optional[Settlement] = None
+    banker_left = rules.mode == "banker" and banker in leavers
+    if len(still_in) >= 2 and not banker_left:
+        # The seats still in, as a table of their own; the home run counts every seat dealt in.
+        settlement = _settle(
+            [subs[seat] for seat in still_in],  # type: ignore[misc]
+            rules,
+            banker=still_in.index(banker) if banker in still_in else 0,
+            stakes=None if stakes is None else [stake_list[seat] for seat in still_in],
+            surrendered=gone,
+            dealt_in=n,
+        )
+        for i, seat in enumerate(still_in):
+            results[seat] = settlement.totals[i]
+
+    escape = [0] * n
+    if rules.escape is not None:
+        for leaver in leavers:
+            paid = _escape_share(rules, leaver, results, still_in, n)
+            escape = [e + p for e, p in zip(escape, paid)]
+    return settlement, results, escape
+
+
+def _escape_share(rules: Any, leaver: int, results: List[int], still_in: List[int], n: int) -> List[int]:
+    """What ``leaver`` pays, per seat, to the seats still in (RULES.md 5 "Escape")."""
+    escape = rules.escape
+    if escape.to == "winner":
+        amount = int(dict(escape.by_players).get(n, 0))
+        best = max(results[seat] for seat in still_in)
+        receivers = [seat for seat in still_in if results[seat] == best]
+    else:
+        amount = int(escape.units)
+        receivers = list(still_in)
+    return _share_out(amount, leaver, receivers, n)
+
+
+def _share_out(amount: int, leaver: int, receivers: List[int], n: int) -> List[int]:
+    """``amount`` from ``leaver`` to ``receivers`` in equal shares; the remainder one unit at
+    a time to the receivers after the leaver in seat order, wrapping round."""
+    payments = [0] * n
+    share, remainder = divmod(amount, len(receivers))
+    for seat in receivers:
+        payments[seat] = share
+    after_leaver = [(leaver + k) % n for k in range(1, n)]
+    for seat in [s for s in after_leaver if s in receivers][:remainder]:
+        payments[seat] += 1
+    payments[leaver] = -amount
+    return payments
+
+
 def escape_payments(rules: Any, leaver: int, results: Sequence[Optional[int]]) -> List[int]:
     """What a player who left mid-round (逃跑 / 强退) pays, per seat (RULES.md 5 "Escape").
 
@@ -460,34 +632,21 @@ def escape_payments(rules: Any, leaver: int, results: Sequence[Optional[int]]) -
     n = len(results)
     if not isinstance(leaver, int) or not 0 <= leaver < n:
         raise ThirteenError(f"leaver seat {leaver!r} is not a seat of a {n}-player table")
-    payments = [0] * n
     escape = rules.escape
     if escape is None or n < 2:
-        return payments
-    by_players = dict(escape.by_players or {})
-    if escape.to == "winner":
-        amount = by_players.get(n, escape.units)
-    else:
-        amount = escape.units if escape.units is not None else by_players.get(n)
-    amount = int(amount or 0)
-
+        return [0] * n
     others = [seat for seat in range(n) if seat != leaver]
     if escape.to == "winner":
+        amount = int(dict(escape.by_players).get(n, 0))
         for seat in others:
             if results[seat] is None:
                 raise ThirteenError(f"no result for seat {seat}")
         best = max(results[seat] for seat in others)  # type: ignore[type-var]
         receivers = [seat for seat in others if results[seat] == best]
     else:
+        amount = int(escape.units)
         receivers = others
-    share, remainder = divmod(amount, len(receivers))
-    for seat in receivers:
-        payments[seat] = share
-    after_leaver = [(leaver + k) % n for k in range(1, n)]
-    for seat in [s for s in after_leaver if s in receivers][:remainder]:
-        payments[seat] += 1
-    payments[leaver] = -amount
-    return payments
+    return _share_out(amount, leaver, receivers, n)
 
 
 def _integer(value: Any, key: str) -> int:

@@ -7,7 +7,7 @@ use thirteen_core::deal::{rng_for, shuffle};
 use thirteen_core::lanes::{LaneCounts, LaneTables};
 use thirteen_core::model::{Context, Role};
 use thirteen_core::removal::Removal;
-use thirteen_core::rules::{BonusKind, Rules};
+use thirteen_core::rules::{HomeRun, Majority, Rules, Scoop};
 use thirteen_core::search::{best_splits, best_splits_above, Distinct, Need, SearchStats};
 use thirteen_core::solve::solve_mc;
 use thirteen_core::split::HandSplits;
@@ -35,18 +35,18 @@ fn main() {
     royal[2][8] = 5;
     let kaixin = Rules {
         lane_values: royal,
-        scoop: (BonusKind::Double, 0),
-        home_run: (BonusKind::Double, 0, 3),
+        scoop: Scoop::double(),
+        home_run: HomeRun::double(3),
         ..Rules::default()
     };
     let western = Rules {
-        majority_bonus: 1,
+        majority: Majority { units: 1 },
         ..Rules::default()
     };
     // Approximations of two presets' scoring (the default wheel, no suit order): kaixin's
     // royalties without its home run (as bianfeng), and lane units 1, 2, 3 (as luosong).
     let bianfeng = Rules {
-        home_run: (BonusKind::None, 0, 0),
+        home_run: HomeRun::NONE,
         ..kaixin.clone()
     };
     let mut plain = [[1i64; 10]; 3];

@@ -260,7 +260,10 @@ pub fn format_cards(cards: &[Card], glyphs: bool) -> String {
 }
 
 /// The deck a rule set plays with (RULES.md 1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum DeckKind {
     /// 52 cards.
     #[default]
@@ -329,6 +332,15 @@ pub fn validate_hand(cards: &[Card], deck: DeckKind, size: usize) -> Result<()> 
         });
     }
     check_duplicates(cards, deck, |_| None)
+}
+
+/// The cards a player keeps and plays (RULES.md 1): 13, however many are dealt.
+pub const HAND_SIZE: usize = 13;
+
+/// A player's 13 cards (RULES.md 1): [`validate_hand`] of [`HAND_SIZE`], as an array.
+pub fn hand13(cards: &[Card], deck: DeckKind) -> Result<[Card; HAND_SIZE]> {
+    validate_hand(cards, deck, HAND_SIZE)?;
+    Ok(cards.try_into().expect("13 cards checked"))
 }
 
 #[cfg(test)]

@@ -84,7 +84,7 @@ pub struct Deal {
 /// Shuffles the rules' deck with `rng`, cuts when the rules say so, and deals `rules.dealt`
 /// cards to each of `players` seats, one at a time from the first seat (RULES.md 7).
 pub fn deal_with(rules: &Rules, players: usize, rng: &mut impl RngCore) -> Result<Deal> {
-    rules.check_players(players)?;
+    rules.check_players(players as i64)?;
     let mut deck = rules.deck.cards();
     shuffle(&mut deck, rng);
     let mut first = 0;

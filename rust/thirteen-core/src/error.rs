@@ -89,7 +89,7 @@ pub enum Error {
     #[error("{}", player_count_message(got, allowed))]
     BadPlayerCount {
         /// Players given.
-        got: usize,
+        got: i64,
         /// Table sizes allowed.
         allowed: Vec<u8>,
     },
@@ -133,8 +133,8 @@ pub enum Error {
         /// The hand size asked for, 3 or 5.
         size: usize,
     },
-    /// A malformed rules object (the Python layer validates rule files first).
-    #[error("invalid rule set at {key}: {message}")]
+    /// An invalid rule set (RULES.md 6): `key` is the dotted path of the offending key.
+    #[error("rule set key '{key}': {message}")]
     RuleSet {
         /// Dotted key.
         key: String,

@@ -26,7 +26,10 @@ use crate::error::{Error, Result};
 use crate::eval_table::{card_key, tables};
 
 /// Where the wheel `A 2 3 4 5` ranks among straights (RULES.md 3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Wheel {
     /// The lowest straight, five high.
     #[default]

@@ -647,12 +647,12 @@ mod tests {
     #[test]
     fn every_term_read_of_a_lane_value_moves_with_it() {
         use crate::model::{features_worth, Role};
-        use crate::rules::BonusKind;
+        use crate::rules::Scoop;
         let banker = Rules {
             mode: Mode::Banker,
             banker_wins_ties: true,
             lane_values: [[1; 10], [2; 10], [3; 10]],
-            scoop: (BonusKind::Double, 0),
+            scoop: Scoop::double(),
             ..Rules::default()
         };
         let held = crate::card::parse_cards("8d Js Qh 3s 6d Tc 3d Ks 2s 5c Qc Th 7d").unwrap();

@@ -17,6 +17,7 @@ pub mod limits;
 pub mod model;
 pub mod money;
 pub mod removal;
+pub mod round;
 pub mod rules;
 mod runs;
 pub mod score;

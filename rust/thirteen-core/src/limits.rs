@@ -98,6 +98,18 @@ pub const RULE_UNITS: Limit = Limit {
     min: 0,
     max: MAX_RULE_UNITS,
 };
+/// The table sizes a rule set may allow (RULES.md 1): 2 to 4 players, banker included.
+pub const TABLE_SIZE: Limit = Limit {
+    key: "players",
+    min: 2,
+    max: 4,
+};
+/// Swap-three (换三张, RULES.md 7): the most cards a player may give, `1..=13`.
+pub const SWAP_CARDS: Limit = Limit {
+    key: "swap.max_cards",
+    min: 1,
+    max: 13,
+};
 /// A banker-mode stake multiplier, `1..=S`.
 pub const STAKE_MULTIPLIER: Limit = Limit {
     key: "stakes",

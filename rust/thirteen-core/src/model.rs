@@ -31,7 +31,7 @@ use crate::error::Lane;
 use crate::eval::HandValue;
 use crate::lanes::{ClassRow, ClassRows, LaneTables, Ties, CLASSES};
 use crate::removal::Removal;
-use crate::rules::{BonusKind, Mode, Rules};
+use crate::rules::{BonusKind, HomeRun, Mode, Rules};
 
 /// The seat a hand is solved for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -262,26 +262,17 @@ impl Against {
     /// For a seat meeting every other seat (RULES.md 4, step 7): at a table of at least
     /// the home run's `min_players`, with classes in the tables and a home run that pays.
     fn new(rules: &Rules, ctx: Context, tables: &LaneTables) -> Option<Against> {
-        let (kind, units, min_players) = rules.home_run;
-        if rules.mode != Mode::AllPairs || ctx.players < min_players as usize {
+        if rules.mode != Mode::AllPairs || !rules.home_run.counts(ctx.players) {
             return None;
         }
         let scoops = tables.class_scoops()?;
         let others = ctx.players as i32 - 2;
         let rate = scoops.map(|s| pow_small(s, others) as f32);
-        let mb = rules.majority_bonus as f64;
-        // What a scooped seat pays its scooper, by the scoop's kind: the lanes' units
-        // (`lost`) and units per scoop; a doubled home run pays it once more.
-        let (scoop_lost, scoop_units) = match rules.scoop.0 {
-            BonusKind::Double => (2.0, 2.0 * mb),
-            BonusKind::Bonus => (1.0, mb + rules.scoop.1 as f64),
-            BonusKind::None => (1.0, mb),
-        };
-        let (scooped, lost) = match kind {
-            BonusKind::Bonus => (units as f64, 0.0),
-            BonusKind::Double => (scoop_units, scoop_lost),
-            BonusKind::None => return None,
-        };
+        // What a scooped seat pays its scooper on top: units per scoop and a factor of the
+        // lanes' units lost (RULES.md 5 steps 6 and 7).
+        let (scooped, lost) = rules
+            .home_run
+            .extra_lanes(rules.scoop.after_lanes(rules.majority))?;
         Some(Against {
             rate,
             scooped,
@@ -340,12 +331,11 @@ impl<'a> Scorer<'a> {
             (true, Role::Banker) => Ties::Mine,
             (true, Role::Player) => Ties::Theirs,
         };
-        let home_run = rules.home_run.0 != BonusKind::None
-            && ctx.players >= rules.home_run.2 as usize
-            && (rules.mode == Mode::AllPairs || ctx.role == Role::Banker)
+        let home_run = rules.home_run.counts(ctx.players)
+            && HomeRun::can_hit(rules.mode, ctx.role == Role::Banker)
             && k >= 1;
         // Only a scoop or a home run needs the joint events.
-        let joint = rules.scoop.0 != BonusKind::None || home_run;
+        let joint = rules.scoop.is_scored() || home_run;
         let rows = tables.class_rows(ties).filter(|_| joint);
         Scorer {
             rules,
@@ -366,7 +356,7 @@ impl<'a> Scorer<'a> {
     fn joint_events(&self, f: &Feat, m: &Feat, b: &Feat) -> (f64, f64, f64, f64) {
         if let Some(rows) = self.rows {
             let row = |lane: usize, r: u32| rows[lane].get(r as usize).unwrap_or(&NO_ROW);
-            let paid = self.rules.scoop.0 == BonusKind::Double;
+            let paid = self.rules.scoop.kind == BonusKind::Double;
             let (fr, mr, br) = (row(0, f.row), row(1, m.row), row(2, b.row));
             let Some(a) = &self.against else {
                 let [pw, pl, lost, _, _] = if paid {
@@ -401,39 +391,28 @@ impl<'a> Scorer<'a> {
         let (pw, pl, lost_all, home_run_against) = self.joint_events(f, m, b);
         let lanes_won = f.units + m.units + b.units;
         let mut scoop_win = lanes_won;
-        if r.majority_bonus != 0 {
-            let mb = r.majority_bonus as f64;
-            per += mb * majority_edge([f, m, b]);
-            scoop_win += mb;
+        if r.majority.is_scored() {
+            per += r.majority.expected(majority_edge([f, m, b]));
+            scoop_win += r.majority.units_f64();
         }
-        match r.scoop.0 {
-            BonusKind::Double => {
-                let mb = r.majority_bonus as f64;
-                per += pw * scoop_win
-                    - if self.rows.is_some() {
-                        lost_all + pl * mb
-                    } else {
-                        pl * (lost_all + mb)
-                    }
+        // The expected result so far when scooped, weighed by P(scooped): over the classes the
+        // lanes' part is already weighed.
+        let lost = || {
+            let mb = r.majority.units_f64();
+            if self.rows.is_some() {
+                lost_all + pl * mb
+            } else {
+                pl * (lost_all + mb)
             }
-            BonusKind::Bonus => per += r.scoop.1 as f64 * (pw - pl),
-            BonusKind::None => {}
+        };
+        if let Some(scoop) = r.scoop.expected(pw, pl, scoop_win, lost) {
+            per += scoop;
         }
         let mut total = self.k * (per - home_run_against);
         if self.home_run {
             let p_hr = pow_small(pw, self.hr_opponents);
-            let each = match r.scoop.0 {
-                BonusKind::Double => 2.0 * scoop_win,
-                BonusKind::Bonus => scoop_win + r.scoop.1 as f64,
-                BonusKind::None => scoop_win,
-            };
-            total += p_hr
-                * self.k
-                * match r.home_run.0 {
-                    BonusKind::Double => each,
-                    BonusKind::Bonus => r.home_run.1 as f64,
-                    BonusKind::None => 0.0,
-                };
+            let each = r.scoop.after(scoop_win);
+            total += p_hr * self.k * r.home_run.extra(each);
         }
         total
     }
@@ -522,6 +501,7 @@ mod tests {
     use crate::card::parse_cards;
     use crate::eval::{evaluate3, evaluate5};
     use crate::lanes::{class_of, LaneCounts};
+    use crate::rules::{Majority, Scoop};
 
     #[test]
     fn pow_small_is_powi() {
@@ -624,13 +604,13 @@ mod tests {
         // measured no gain heads-up, at 1.65× the time): two lanes or more of three won with
         // P 54/64 and lost with 10/64: 1.5 + 44/64 = 2.1875 either way.
         for (scoop, majority, mixed, lanes_only) in [
-            ((BonusKind::Bonus, 6), 0, 4.5, 1.5 + 2.4375),
-            ((BonusKind::Double, 0), 0, 3.0, 2.71875),
-            ((BonusKind::None, 0), 1, 2.1875, 2.1875),
+            (Scoop::bonus(6), 0, 4.5, 1.5 + 2.4375),
+            (Scoop::double(), 0, 3.0, 2.71875),
+            (Scoop::NONE, 1, 2.1875, 2.1875),
         ] {
             let rules = Rules {
                 scoop,
-                majority_bonus: majority,
+                majority: Majority { units: majority },
                 ..Rules::default()
             };
             let (got, lanes) = (expected(&rules, true, 2), expected(&rules, false, 2));
@@ -665,8 +645,8 @@ mod tests {
         // 12 from each: 15.1875. Theirs: a strong opponent (1/4) scoops me and both others
         // ((3/4)²): 12 × 1/4 × 9/16 = 1.6875 from me, for each of three: 5.0625.
         let bonus = Rules {
-            scoop: (BonusKind::Bonus, 6),
-            home_run: (BonusKind::Bonus, 12, 4),
+            scoop: Scoop::bonus(6),
+            home_run: HomeRun::bonus(12, 4),
             ..Rules::default()
         };
         let got = score(&bonus, 4);
@@ -679,8 +659,8 @@ mod tests {
         // × 6 = 6.75. Theirs: the strong scoops me (1/4, 3 lanes doubled: 6) and the other
         // seat (3/4), doubling the 6 again: 6 × 1/4 × 3/4 = 1.125, for each of two: 2.25.
         let double = Rules {
-            scoop: (BonusKind::Double, 0),
-            home_run: (BonusKind::Double, 0, 3),
+            scoop: Scoop::double(),
+            home_run: HomeRun::double(3),
             ..Rules::default()
         };
         let got = score(&double, 3);

@@ -4,11 +4,10 @@
 use std::cmp::Ordering;
 
 use crate::arrange::{break_tie, values_foul, Arrangement};
-use crate::card::Card;
+use crate::card::{Card, HAND_SIZE};
 use crate::error::{Error, Lane, Result};
 use crate::eval::{Category, HandValue};
-use crate::limits::STAKE_MULTIPLIER;
-use crate::rules::{BonusKind, EscapeTo, FoulPolicy, Mode, Rules};
+use crate::rules::{BankerStake, FoulPolicy, HomeRun, Mode, Rules, Special};
 use crate::special::{held_and_highest, SpecialHand};
 
 /// One player's submission.
@@ -128,6 +127,114 @@ pub struct Settlement {
     pub reveal: [Vec<usize>; 3],
 }
 
+impl Settlement {
+    /// The settlement as plain JSON (the documented `Settlement.to_dict()`): `totals`,
+    /// `fouled`, `surrendered`, `specials` (`{key, units, tier}` or null), `scoops` (pairs),
+    /// `home_runs`, `pairs` (`seats`, `lanes` (`lane`, `winner`, `category`, `units`), `steps`
+    /// by name, `total`) and `reveal` (`lane`, `order`), keys in that order.
+    pub fn to_plain_json(&self) -> String {
+        let lanes = |pr: &PairResult| -> Vec<PlainLane> {
+            pr.lanes
+                .iter()
+                .flatten()
+                .map(|l| PlainLane {
+                    lane: l.lane.key(),
+                    winner: l.winner,
+                    category: l.category.map(Category::key),
+                    units: l.units,
+                })
+                .collect()
+        };
+        let plain = PlainSettlement {
+            totals: &self.totals,
+            fouled: &self.fouled,
+            surrendered: &self.surrendered,
+            specials: self
+                .specials
+                .iter()
+                .map(|s| {
+                    s.as_ref().map(|s| PlainSpecial {
+                        key: s.key(),
+                        units: s.units,
+                        tier: s.tier,
+                    })
+                })
+                .collect(),
+            scoops: self.scoops.iter().map(|&(a, b)| [a, b]).collect(),
+            home_runs: &self.home_runs,
+            pairs: self
+                .pairs
+                .iter()
+                .map(|pr| PlainPair {
+                    seats: [pr.seats.0, pr.seats.1],
+                    lanes: lanes(pr),
+                    steps: PlainSteps(pr.steps),
+                    total: pr.total,
+                })
+                .collect(),
+            reveal: Lane::ALL
+                .iter()
+                .zip(&self.reveal)
+                .map(|(lane, order)| PlainReveal {
+                    lane: lane.key(),
+                    order,
+                })
+                .collect(),
+        };
+        serde_json::to_string(&plain).expect("a settlement serialises")
+    }
+}
+
+#[derive(serde::Serialize)]
+struct PlainSettlement<'a> {
+    totals: &'a [i64],
+    fouled: &'a [usize],
+    surrendered: &'a [usize],
+    specials: Vec<Option<PlainSpecial>>,
+    scoops: Vec<[usize; 2]>,
+    home_runs: &'a [usize],
+    pairs: Vec<PlainPair>,
+    reveal: Vec<PlainReveal<'a>>,
+}
+
+#[derive(serde::Serialize)]
+struct PlainSpecial {
+    key: &'static str,
+    units: i64,
+    tier: u8,
+}
+
+#[derive(serde::Serialize)]
+struct PlainPair {
+    seats: [usize; 2],
+    lanes: Vec<PlainLane>,
+    steps: PlainSteps,
+    total: i64,
+}
+
+#[derive(serde::Serialize)]
+struct PlainLane {
+    lane: &'static str,
+    winner: Option<usize>,
+    category: Option<&'static str>,
+    units: i64,
+}
+
+#[derive(serde::Serialize)]
+struct PlainReveal<'a> {
+    lane: &'static str,
+    order: &'a [usize],
+}
+
+/// A pair's steps by name, in [`STEPS`] order.
+struct PlainSteps([i64; 8]);
+
+impl serde::Serialize for PlainSteps {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_map(STEPS.iter().zip(self.0))
+    }
+}
+
 /// Seat-level arguments of a settlement, as a caller gives them (checked by [`settle`]).
 #[derive(Clone, Debug, Default)]
 pub struct TableArgs {
@@ -155,43 +262,29 @@ fn invalid(message: String) -> Error {
 /// the lowest fouled seat that did not surrender ([`Error::Fouled`]). Nothing is scored
 /// before all of them pass.
 pub fn settle(subs: &[Submission], rules: &Rules, args: &TableArgs) -> Result<Settlement> {
+    rules.check_players(subs.len() as i64)?;
+    settle_among(subs, rules, args, subs.len())
+}
+
+/// [`settle`] for the seats still in a round of `dealt_in` players (those dealt in, leavers
+/// included): the table size is not checked again, and a home run counts by `dealt_in`
+/// (RULES.md 5 step 7).
+pub(crate) fn settle_among(
+    subs: &[Submission],
+    rules: &Rules,
+    args: &TableArgs,
+    dealt_in: usize,
+) -> Result<Settlement> {
     let n = subs.len();
-    rules.check_players(n)?;
-    let banker = usize::try_from(args.banker)
-        .ok()
-        .filter(|&b| b < n)
-        .ok_or_else(|| {
-            invalid(format!(
-                "banker seat {} is not a seat of a {n}-player table",
-                args.banker
-            ))
-        })?;
-    let stakes = match &args.stakes {
-        None => vec![1; n],
-        Some(s) => {
-            if s.len() != n {
-                return Err(Error::WrongCount {
-                    expected: n,
-                    got: s.len(),
-                    lane: None,
-                    player: None,
-                });
-            }
-            for (seat, &v) in s.iter().enumerate() {
-                STAKE_MULTIPLIER
-                    .check(v)
-                    .map_err(|_| STAKE_MULTIPLIER.error_at(format!("stakes[{seat}]"), v))?;
-            }
-            s.clone()
-        }
-    };
+    let banker = seat_of(args.banker, n, "banker")?;
+    let stakes = Rules::banker_stakes(n, args.stakes.as_deref())?;
     let mut given = args.surrendered.clone();
     given.sort_unstable();
     given.dedup();
     let mut gone_list = Vec::with_capacity(given.len());
     for &seat in &given {
         match usize::try_from(seat) {
-            Ok(s) if s < n && rules.surrender.is_some() => gone_list.push(s),
+            Ok(s) if s < n && rules.surrender.allowed => gone_list.push(s),
             _ => return Err(Error::SurrenderNotAllowed { player: seat }),
         }
     }
@@ -230,7 +323,7 @@ pub fn settle(subs: &[Submission], rules: &Rules, args: &TableArgs) -> Result<Se
                 special: special.clone(),
             };
             if let Some(key) = special {
-                let named = crate::rules::special_index(key).ok_or_else(false_special)?;
+                let named = Special::from_key(key).ok_or_else(false_special)?;
                 if !held.contains(&named) {
                     return Err(false_special());
                 }
@@ -241,7 +334,26 @@ pub fn settle(subs: &[Submission], rules: &Rules, args: &TableArgs) -> Result<Se
             declared[seat] = highest;
         }
     }
-    score_table(subs, rules, banker, &stakes, gone_list, &declared, true)
+    let table = Checked {
+        banker,
+        stakes: Some(&stakes),
+        gone_list: &gone_list,
+        declared: &declared,
+        dealt_in,
+    };
+    score_table(subs, rules, &table, gone_list.clone())
+}
+
+/// `seat` as a seat of an `n`-player table ([`Error::InvalidArgument`] naming `what`).
+pub(crate) fn seat_of(seat: i64, n: usize, what: &str) -> Result<usize> {
+    usize::try_from(seat)
+        .ok()
+        .filter(|&s| s < n)
+        .ok_or_else(|| {
+            invalid(format!(
+                "{what} seat {seat} is not a seat of a {n}-player table"
+            ))
+        })
 }
 
 /// Settles a table whose submissions are known good, as [`settle`] without its checks: each
@@ -272,8 +384,26 @@ pub(crate) fn settle_known_totals<'s>(
     scratch: &'s mut Scratch,
 ) -> Result<&'s [i64]> {
     debug_assert_eq!(subs.len(), declared.len());
-    score_steps(scratch, subs, rules, banker, None, &[], declared)?;
+    let table = Checked {
+        banker,
+        stakes: None,
+        gone_list: &[],
+        declared,
+        dealt_in: subs.len(),
+    };
+    score_steps(scratch, subs, rules, &table)?;
     Ok(&scratch.totals)
+}
+
+/// A table that passed the checks of [`settle`]: the banker's seat, each seat's stake (`None`:
+/// all 1), the seats that surrendered, each seat's declared special, and the players dealt in
+/// (for the home run).
+pub(crate) struct Checked<'t> {
+    banker: usize,
+    stakes: Option<&'t [BankerStake]>,
+    gone_list: &'t [usize],
+    declared: &'t [Option<SpecialHand>],
+    dealt_in: usize,
 }
 
 /// The buffers of one table's scoring (steps 1 to 9), kept to be reused.
@@ -308,51 +438,35 @@ impl Scratch {
     }
 }
 
-/// The scoring of [`settle`] (steps 1 to 9) once the table has passed its checks; with
-/// `detail`, also what the table shows (the settlement's `reveal` and `specials`).
+/// The scoring of [`settle`] (steps 1 to 9) once the table has passed its checks, with what
+/// the table shows (the settlement's `reveal` and `specials`).
 fn score_table(
     subs: &[Submission],
     rules: &Rules,
-    banker: usize,
-    stakes: &[i64],
+    table: &Checked<'_>,
     gone_list: Vec<usize>,
-    declared: &[Option<SpecialHand>],
-    detail: bool,
 ) -> Result<Settlement> {
     let n = subs.len();
     let mut scratch = Scratch::default();
-    score_steps(
-        &mut scratch,
-        subs,
-        rules,
-        banker,
-        Some(stakes),
-        &gone_list,
-        declared,
-    )?;
-    let (reveal, specials) = if detail {
-        let values = &scratch.values;
-        let shown: Vec<usize> = (0..n)
-            .filter(|&s| values[s].is_some() && !scratch.fouled_flag[s])
-            .collect();
-        let reveal = std::array::from_fn(|i| {
-            let mut order = shown.clone();
-            order.sort_by_key(|&s| values[s].expect("shown")[i]);
-            order
-        });
-        let specials = (0..n)
-            .map(|s| {
-                if scratch.gone[s] {
-                    None
-                } else {
-                    declared[s].clone()
-                }
-            })
-            .collect();
-        (reveal, specials)
-    } else {
-        Default::default()
-    };
+    score_steps(&mut scratch, subs, rules, table)?;
+    let values = &scratch.values;
+    let shown: Vec<usize> = (0..n)
+        .filter(|&s| values[s].is_some() && !scratch.fouled_flag[s])
+        .collect();
+    let reveal = std::array::from_fn(|i| {
+        let mut order = shown.clone();
+        order.sort_by_key(|&s| values[s].expect("shown")[i]);
+        order
+    });
+    let specials = (0..n)
+        .map(|s| {
+            if scratch.gone[s] {
+                None
+            } else {
+                table.declared[s].clone()
+            }
+        })
+        .collect();
     Ok(Settlement {
         reveal,
         specials,
@@ -360,65 +474,21 @@ fn score_table(
     })
 }
 
-/// Steps 1 to 9 of a checked table into `scratch`: each seat's lane values and foul, every
-/// compared pair's result, the scoops and home runs, the units per seat. `stakes`: each
-/// seat's stake multiplier (`None`: all 1).
-fn score_steps(
-    scratch: &mut Scratch,
-    subs: &[Submission],
-    rules: &Rules,
+/// The seats of a checked table as the steps read them.
+struct Seats<'a> {
+    subs: &'a [Submission],
+    rules: &'a Rules,
     banker: usize,
-    stakes: Option<&[i64]>,
-    gone_list: &[usize],
-    declared: &[Option<SpecialHand>],
-) -> Result<()> {
-    let n = subs.len();
-    let Scratch {
-        gone,
-        values,
-        fouled_flag,
-        pairs,
-        results,
-        scoops,
-        home_runs,
-        totals,
-    } = scratch;
-    gone.clear();
-    gone.resize(n, false);
-    for &s in gone_list {
-        gone[s] = true;
-    }
-    values.clear();
-    values.resize(n, None);
-    fouled_flag.clear();
-    fouled_flag.resize(n, false);
-    for (seat, sub) in subs.iter().enumerate() {
-        if let (Submission::Arranged(a), false) = (sub, gone[seat]) {
-            let v = a.values(rules.wheel);
-            fouled_flag[seat] = values_foul(&v);
-            values[seat] = Some(v);
-        }
-    }
-    if rules.foul == FoulPolicy::Reject {
-        if let Some(player) = (0..n).find(|&s| fouled_flag[s]) {
-            return Err(Error::Fouled { player });
-        }
-    }
+    gone: &'a [bool],
+    values: &'a [Option<[HandValue; 3]>],
+    fouled: &'a [bool],
+    declared: &'a [Option<SpecialHand>],
+}
 
-    // --- the compared pairs ---------------------------------------------------------------
-    pairs.clear();
-    match rules.mode {
-        Mode::Banker => pairs.extend(
-            (0..n)
-                .filter(|&p| p != banker)
-                .map(|p| (banker.min(p), banker.max(p))),
-        ),
-        Mode::AllPairs => pairs.extend((0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b)))),
-    }
-
-    results.clear();
-    scoops.clear();
-    for &(a, b) in pairs.iter() {
+impl Seats<'_> {
+    /// Steps 1 to 6 of the pair `a < b`, a scoop pushed to `scoops` as `(winner, loser)`.
+    fn pair(&self, a: usize, b: usize, scoops: &mut Vec<(usize, usize)>) -> PairResult {
+        let rules = self.rules;
         let mut pr = PairResult {
             seats: (a, b),
             lanes: None,
@@ -426,41 +496,57 @@ fn score_steps(
             total: 0,
         };
         // 1. Surrender.
-        if gone[a] || gone[b] {
-            let units = rules.surrender.unwrap_or(0);
-            pr.steps[SURRENDER] = match (gone[a], gone[b]) {
-                (true, false) => -units,
-                (false, true) => units,
-                _ => 0,
-            };
-            results.push(pr);
-            continue;
+        if self.gone[a] || self.gone[b] {
+            pr.steps[SURRENDER] = rules.surrender.pays(self.gone[a], self.gone[b]);
+            return pr;
         }
         // 2. Specials.
-        if declared[a].is_some() || declared[b].is_some() {
-            pr.steps[SPECIAL] = match (&declared[a], &declared[b]) {
-                (Some(sa), None) => sa.units,
-                (None, Some(sb)) => -sb.units,
-                (Some(sa), Some(sb)) => match sa.tier.cmp(&sb.tier) {
-                    Ordering::Less => sa.units,
-                    Ordering::Greater => -sb.units,
-                    Ordering::Equal => 0,
-                },
-                (None, None) => 0,
-            };
-            results.push(pr);
-            continue;
+        let (sa, sb) = (&self.declared[a], &self.declared[b]);
+        if sa.is_some() || sb.is_some() {
+            let kind = |s: &Option<SpecialHand>| s.as_ref().map(|s| s.kind);
+            pr.steps[SPECIAL] = rules.specials.pays(kind(sa), kind(sb));
+            return pr;
         }
-        let (va, vb) = (values[a].expect("arranged"), values[b].expect("arranged"));
-        let (fa, fb) = (fouled_flag[a], fouled_flag[b]);
+        let (fa, fb) = (self.fouled[a], self.fouled[b]);
         // 3. Both fouled.
         if fa && fb {
             pr.lanes = Some(Lane::ALL.map(LaneResult::drawn));
-            results.push(pr);
-            continue;
+            return pr;
         }
         // 4. Lanes.
-        let (Submission::Arranged(arr_a), Submission::Arranged(arr_b)) = (&subs[a], &subs[b])
+        let (lanes, won, lanes_total) = self.lanes(a, b);
+        pr.lanes = Some(lanes);
+        pr.steps[LANES] = lanes_total;
+        // 5. Majority bonus.
+        pr.steps[MAJORITY] = rules.majority.pays(won[0], won[1]);
+        // 6. Scoop.
+        let scooper = if won[0] == 3 {
+            Some(a)
+        } else if won[1] == 3 {
+            Some(b)
+        } else {
+            None
+        };
+        let scooper = scooper.filter(|_| !(fa || fb) || rules.foul_counts_as_scoop);
+        if let Some(w) = scooper {
+            scoops.push((w, if w == a { b } else { a }));
+            let so_far = pr.steps[LANES] + pr.steps[MAJORITY];
+            pr.steps[SCOOP] = rules.scoop.pays(w == a, so_far);
+        }
+        pr
+    }
+
+    /// Step 4 of the pair `a < b`: the three lanes, the lanes each side won and the lanes'
+    /// units signed from A's side. A fouled side loses every lane.
+    fn lanes(&self, a: usize, b: usize) -> ([LaneResult; 3], [u8; 2], i64) {
+        let rules = self.rules;
+        let (va, vb) = (
+            self.values[a].expect("arranged"),
+            self.values[b].expect("arranged"),
+        );
+        let (fa, fb) = (self.fouled[a], self.fouled[b]);
+        let (Submission::Arranged(arr_a), Submission::Arranged(arr_b)) =
+            (&self.subs[a], &self.subs[b])
         else {
             unreachable!("both arranged")
         };
@@ -476,7 +562,7 @@ fn score_steps(
                     .cmp(&vb[i])
                     .then_with(|| break_tie(arr_a.lane(lane), arr_b.lane(lane), va[i], rules));
                 if cmp == Ordering::Equal && rules.mode == Mode::Banker && rules.banker_wins_ties {
-                    cmp = if a == banker {
+                    cmp = if a == self.banker {
                         Ordering::Greater
                     } else {
                         Ordering::Less
@@ -501,45 +587,83 @@ fn score_steps(
                 lanes_total += if w == a { units } else { -units };
             }
         }
-        pr.lanes = Some(lane_results);
-        pr.steps[LANES] = lanes_total;
-        // 5. Majority bonus.
-        pr.steps[MAJORITY] = match won[0].cmp(&won[1]) {
-            Ordering::Greater => rules.majority_bonus,
-            Ordering::Less => -rules.majority_bonus,
-            Ordering::Equal => 0,
-        };
-        // 6. Scoop.
-        let scooper = if won[0] == 3 {
-            Some(a)
-        } else if won[1] == 3 {
-            Some(b)
-        } else {
-            None
-        };
-        let scooper = scooper.filter(|_| !(fa || fb) || rules.foul_counts_as_scoop);
-        if let Some(w) = scooper {
-            scoops.push((w, if w == a { b } else { a }));
-            let sign = if w == a { 1 } else { -1 };
-            pr.steps[SCOOP] = match rules.scoop.0 {
-                BonusKind::Double => pr.steps[LANES] + pr.steps[MAJORITY],
-                BonusKind::Bonus => sign * rules.scoop.1,
-                BonusKind::None => 0,
-            };
+        (lane_results, won, lanes_total)
+    }
+}
+
+/// Steps 1 to 9 of a checked table into `scratch`: each seat's lane values and foul, every
+/// compared pair's result, the scoops and home runs, the units per seat.
+fn score_steps(
+    scratch: &mut Scratch,
+    subs: &[Submission],
+    rules: &Rules,
+    table: &Checked<'_>,
+) -> Result<()> {
+    let n = subs.len();
+    let Scratch {
+        gone,
+        values,
+        fouled_flag,
+        pairs,
+        results,
+        scoops,
+        home_runs,
+        totals,
+    } = scratch;
+    gone.clear();
+    gone.resize(n, false);
+    for &s in table.gone_list {
+        gone[s] = true;
+    }
+    values.clear();
+    values.resize(n, None);
+    fouled_flag.clear();
+    fouled_flag.resize(n, false);
+    for (seat, sub) in subs.iter().enumerate() {
+        if let (Submission::Arranged(a), false) = (sub, gone[seat]) {
+            let v = a.values(rules.wheel);
+            fouled_flag[seat] = values_foul(&v);
+            values[seat] = Some(v);
         }
-        results.push(pr);
+    }
+    if rules.foul == FoulPolicy::Reject {
+        if let Some(player) = (0..n).find(|&s| fouled_flag[s]) {
+            return Err(Error::Fouled { player });
+        }
     }
 
-    // 7. Home run.
+    // --- the compared pairs ---------------------------------------------------------------
+    let banker = table.banker;
+    pairs.clear();
+    match rules.mode {
+        Mode::Banker => pairs.extend(
+            (0..n)
+                .filter(|&p| p != banker)
+                .map(|p| (banker.min(p), banker.max(p))),
+        ),
+        Mode::AllPairs => pairs.extend((0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b)))),
+    }
+    let seats = Seats {
+        subs,
+        rules,
+        banker,
+        gone,
+        values,
+        fouled: fouled_flag,
+        declared: table.declared,
+    };
+    results.clear();
+    scoops.clear();
+    for &(a, b) in pairs.iter() {
+        // Steps 1 to 6.
+        results.push(seats.pair(a, b, scoops));
+    }
+
+    // 7. Home run: the hitter scooped every other seat still in the showdown.
     home_runs.clear();
-    let (hr_kind, hr_units, hr_min) = rules.home_run;
-    if hr_kind != BonusKind::None && n >= hr_min as usize {
-        let candidates = match rules.mode {
-            Mode::Banker => banker..banker + 1,
-            Mode::AllPairs => 0..n,
-        };
-        for p in candidates {
-            if gone[p] || declared[p].is_some() {
+    if rules.home_run.counts(table.dealt_in) {
+        for p in HomeRun::hitters(rules.mode, banker, n) {
+            if gone[p] || table.declared[p].is_some() {
                 continue;
             }
             let mut opponents = (0..n).filter(|&q| q != p && !gone[q]).peekable();
@@ -549,23 +673,13 @@ fn score_steps(
         }
     }
     for pr in results.iter_mut() {
-        if is_surrender_pair(gone, pr.seats) {
+        let (a, b) = pr.seats;
+        if gone[a] || gone[b] {
             continue;
         }
-        let (a, b) = pr.seats;
         for &p in home_runs.iter() {
             if p == a || p == b {
-                pr.steps[HOME_RUN] = match hr_kind {
-                    BonusKind::Double => pr.steps.iter().sum(),
-                    BonusKind::Bonus => {
-                        if p == a {
-                            hr_units
-                        } else {
-                            -hr_units
-                        }
-                    }
-                    BonusKind::None => 0,
-                };
+                pr.steps[HOME_RUN] = rules.home_run.pays(p == a, pr.steps.iter().sum());
             }
         }
     }
@@ -573,11 +687,11 @@ fn score_steps(
     if let Some(horse) = rules.horse_card {
         for pr in results.iter_mut() {
             let (a, b) = pr.seats;
-            if is_surrender_pair(gone, pr.seats) {
+            if gone[a] || gone[b] {
                 continue;
             }
-            if subs[a].cards().any(|c| c == horse) || subs[b].cards().any(|c| c == horse) {
-                pr.steps[HORSE] = pr.steps.iter().sum();
+            if horse.held_by(subs[a].cards()) || horse.held_by(subs[b].cards()) {
+                pr.steps[HORSE] = horse.pays(pr.steps.iter().sum());
             }
         }
     }
@@ -586,8 +700,8 @@ fn score_steps(
         for pr in results.iter_mut() {
             let (a, b) = pr.seats;
             let player = if a == banker { b } else { a };
-            let stake = stakes.map_or(1, |s| s[player]);
-            pr.steps[STAKE] = pr.steps.iter().sum::<i64>() * (stake - 1);
+            let stake = table.stakes.map_or(BankerStake::ONE, |s| s[player]);
+            pr.steps[STAKE] = stake.pays(pr.steps.iter().sum::<i64>());
         }
     }
 
@@ -601,11 +715,28 @@ fn score_steps(
     Ok(())
 }
 
-/// Settles `data.len() / (players × 13)` tables of arrangements given as card codes (per seat:
-/// front 3, middle 5, back 5) and returns the units per seat, table after table. The first bad
-/// table's error is returned, its message naming the table index.
-pub fn settle_batch(data: &[u8], players: usize, rules: &Rules, banker: i64) -> Result<Vec<i64>> {
-    rules.check_players(players)?;
+/// Settles `data.len() / (players × cards)` tables of arrangements given as card codes (per
+/// seat: front 3, middle 5, back 5) and returns the units per seat, table after table. The first
+/// bad table's error is returned, its message naming the table index.
+///
+/// Errors: [`Error::WrongCount`] unless each seat's row holds 13 `cards`; then
+/// [`Error::BadPlayerCount`], and those of [`settle`].
+pub fn settle_batch(
+    data: &[u8],
+    players: usize,
+    cards: usize,
+    rules: &Rules,
+    banker: i64,
+) -> Result<Vec<i64>> {
+    if cards != HAND_SIZE {
+        return Err(Error::WrongCount {
+            expected: HAND_SIZE,
+            got: cards,
+            lane: None,
+            player: None,
+        });
+    }
+    rules.check_players(players as i64)?;
     let per_table = players * 13;
     if data.len() % per_table != 0 {
         return Err(Error::WrongCount {
@@ -648,67 +779,6 @@ fn in_table(e: Error, table: usize) -> Error {
         table,
         inner: Box::new(e),
     }
-}
-
-fn is_surrender_pair(gone: &[bool], (a, b): (usize, usize)) -> bool {
-    gone[a] || gone[b]
-}
-
-/// What a player who left mid-round (逃跑 / 强退) pays, per seat (RULES.md 5 "Escape").
-///
-/// `results`: the others' round results in units (the leaver's entry is ignored); its length
-/// is the number of players dealt in. The leaver's entry is minus the amount; remainders of an
-/// uneven split go one unit at a time to the receiving seats after the leaver, in seat order,
-/// wrapping round. With no `escape` rule nothing is paid.
-pub fn escape_payments(rules: &Rules, leaver: i64, results: &[Option<i64>]) -> Result<Vec<i64>> {
-    let n = results.len();
-    let leaver = usize::try_from(leaver)
-        .ok()
-        .filter(|&s| s < n)
-        .ok_or_else(|| {
-            invalid(format!(
-                "leaver seat {leaver} is not a seat of a {n}-player table"
-            ))
-        })?;
-    let mut payments = vec![0i64; n];
-    let Some(escape) = &rules.escape else {
-        return Ok(payments);
-    };
-    if n < 2 {
-        return Ok(payments);
-    }
-    let others: Vec<usize> = (0..n).filter(|&s| s != leaver).collect();
-    let (amount, receivers) = match escape.to {
-        EscapeTo::Split => (escape.units, others),
-        EscapeTo::Winner => {
-            let mut best = i64::MIN;
-            for &s in &others {
-                let r = results[s].ok_or_else(|| invalid(format!("no result for seat {s}")))?;
-                best = best.max(r);
-            }
-            let amount = if n <= 4 { escape.by_players[n] } else { 0 };
-            let receivers = others
-                .into_iter()
-                .filter(|&s| results[s] == Some(best))
-                .collect();
-            (amount, receivers)
-        }
-    };
-    let k = receivers.len() as i64;
-    let (share, remainder) = (amount.div_euclid(k), amount.rem_euclid(k));
-    for &s in &receivers {
-        payments[s] = share;
-    }
-    let after: Vec<usize> = (1..n)
-        .map(|k| (leaver + k) % n)
-        .filter(|s| receivers.contains(s))
-        .take(remainder as usize)
-        .collect();
-    for s in after {
-        payments[s] += 1;
-    }
-    payments[leaver] = -amount;
-    Ok(payments)
 }
 
 #[cfg(test)]
@@ -772,28 +842,6 @@ mod tests {
         assert_eq!(got.unwrap(), &[12, -12]);
     }
 
-    #[test]
-    fn escape_payments_split_with_remainders() {
-        let mut r = Rules {
-            escape: Some(crate::rules::Escape {
-                to: EscapeTo::Split,
-                units: 18,
-                by_players: [0; 5],
-            }),
-            ..Rules::default()
-        };
-        assert_eq!(
-            escape_payments(&r, 3, &[Some(4), Some(4), Some(-8), None]).unwrap(),
-            vec![6, 6, 6, -18]
-        );
-        r.escape.as_mut().unwrap().units = 20;
-        // 20 / 3 = 6 rest 2: the seats after the leaver (1) in order are 2, 3, then 0.
-        assert_eq!(
-            escape_payments(&r, 1, &[Some(0), None, Some(0), Some(0)]).unwrap(),
-            vec![6, -20, 7, 7]
-        );
-    }
-
     /// `settle_known` (no checks, specials given) settles valid tables as `settle` does
     /// (all but what the table shows, which it leaves out), and `settle_known_totals` pays
     /// the same units with its buffers reused from table to table of different sizes:
@@ -803,15 +851,16 @@ mod tests {
     fn settle_known_equals_settle_on_valid_tables() {
         use crate::deal::{rng_for, shuffle};
         let mut kaixin = shisanzhang();
-        for k in 0..13 {
-            kaixin.special_units[k] = 3 + k as i64;
-            kaixin.special_tier[k] = k as u8;
+        for (k, special) in Special::ALL.into_iter().enumerate() {
+            kaixin.specials.set(special, 3 + k as i64, k as u8);
         }
-        kaixin.horse_card = Some(crate::card::parse_cards("Ah").unwrap()[0]);
+        kaixin.horse_card = Some(crate::rules::HorseCard {
+            card: crate::card::parse_cards("Ah").unwrap()[0],
+        });
         let banker = Rules {
             mode: Mode::Banker,
             banker_wins_ties: true,
-            majority_bonus: 1,
+            majority: crate::rules::Majority { units: 1 },
             ..shisanzhang()
         };
         // Hands holding specials (six pairs, three flushes, a dragon), dealt among the others.

@@ -1528,7 +1528,7 @@ mod tests {
     use crate::eval::Wheel;
     use crate::lanes::{LaneCounts, LaneTables};
     use crate::model::Role;
-    use crate::rules::{BonusKind, Mode};
+    use crate::rules::{HomeRun, Majority, Mode, Scoop};
     use crate::solve::ev_all;
     use crate::split::HandSplits;
     use crate::train::build_tables;
@@ -1553,33 +1553,33 @@ mod tests {
             Rules::default(),
             Rules {
                 lane_values: royal,
-                scoop: (BonusKind::Double, 0),
-                home_run: (BonusKind::Double, 0, 3),
+                scoop: Scoop::double(),
+                home_run: HomeRun::double(3),
                 ..Rules::default()
             },
             Rules {
                 lane_values: tiered,
-                scoop: (BonusKind::Bonus, 6),
-                home_run: (BonusKind::Bonus, 12, 4),
+                scoop: Scoop::bonus(6),
+                home_run: HomeRun::bonus(12, 4),
                 ..Rules::default()
             },
             Rules {
-                majority_bonus: 1,
+                majority: Majority { units: 1 },
                 ..Rules::default()
             },
             Rules {
                 mode: Mode::Banker,
                 banker_wins_ties: true,
                 lane_values: [[1; 10], [2; 10], [3; 10]],
-                scoop: (BonusKind::Double, 0),
+                scoop: Scoop::double(),
                 ..Rules::default()
             },
             // Lane values that fall as the category rises: a front pair worth more than
             // front trips, middle quads worth less than a middle full house.
             Rules {
                 lane_values: falling(royal),
-                scoop: (BonusKind::Double, 0),
-                home_run: (BonusKind::Double, 0, 3),
+                scoop: Scoop::double(),
+                home_run: HomeRun::double(3),
                 ..Rules::default()
             },
             // The same with the banker winning ties: its players' bounds are not priced at
@@ -1588,7 +1588,7 @@ mod tests {
                 mode: Mode::Banker,
                 banker_wins_ties: true,
                 lane_values: falling([[1; 10], [2; 10], [3; 10]]),
-                scoop: (BonusKind::Bonus, 3),
+                scoop: Scoop::bonus(3),
                 ..Rules::default()
             },
         ]

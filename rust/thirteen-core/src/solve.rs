@@ -560,7 +560,7 @@ pub fn solve_ev_keep(
     let removal = tables.removal(dealt, rules);
     let horse = rules
         .horse_card
-        .and_then(|h| dealt.iter().position(|&c| c == h));
+        .and_then(|h| dealt.iter().position(|&c| c == h.card));
     // A play's worth for the choice: its expected units, doubled when it keeps the horse.
     let worth = |cards: &[Card], e: f64| match horse {
         Some(h) if cards.contains(&dealt[h]) => 2.0 * e,
@@ -604,9 +604,9 @@ pub fn solve_ev_keep(
     // A special held by some 13 of the cards, when declaring it beats the split. Skipped
     // when no recognised special could beat it (even doubled by a horse card), or when only
     // the dragons are recognised and the cards lack one of the 13 ranks.
-    let most = rules.special_units.iter().copied().max().unwrap_or(0);
+    let most = rules.specials.units.iter().copied().max().unwrap_or(0);
     let most = worth(dealt, special_expected_units(most, rules, ctx));
-    let dragons_only = rules.special_units[2..].iter().all(|&u| u <= 0);
+    let dragons_only = rules.specials.units[2..].iter().all(|&u| u <= 0);
     let ranks = dealt.iter().fold(0u16, |m, c| m | 1 << c.rank_index());
     if most > value && (!dragons_only || ranks == 0x1fff) {
         for drop in (0..=all).filter(|m| m.count_ones() as usize == n - 13) {

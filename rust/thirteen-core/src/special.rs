@@ -6,33 +6,14 @@ use std::sync::OnceLock;
 use crate::arrange::Arrangement;
 use crate::card::Card;
 use crate::eval::{evaluate3, evaluate5, HandValue};
-use crate::rules::{Rules, SPECIAL_KEYS};
+use crate::rules::{Rules, Special};
 use crate::split::{pick, sorted_desc};
-
-/// Index of each special in canonical order (high to low), as in [`SPECIAL_KEYS`].
-#[allow(missing_docs)]
-pub mod kind {
-    pub const SAME_SUIT_DRAGON: usize = 0;
-    pub const DRAGON: usize = 1;
-    pub const TWELVE_ROYALS: usize = 2;
-    pub const THREE_STRAIGHT_FLUSHES: usize = 3;
-    pub const THREE_QUADS: usize = 4;
-    pub const ALL_BIG: usize = 5;
-    pub const ALL_SMALL: usize = 6;
-    pub const ONE_COLOR: usize = 7;
-    pub const FOUR_TRIPS: usize = 8;
-    pub const FIVE_PAIRS_TRIPS: usize = 9;
-    pub const SIX_PAIRS: usize = 10;
-    pub const THREE_STRAIGHTS: usize = 11;
-    pub const THREE_FLUSHES: usize = 12;
-}
 
 /// The special a hand is scored as.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SpecialHand {
-    /// Canonical index of the reported key (see [`SPECIAL_KEYS`]); serialised as the key.
-    #[serde(with = "special_key")]
-    pub kind: usize,
+    /// The special reported; serialised as its key.
+    pub kind: Special,
     /// Units it collects.
     pub units: i64,
     /// Its tier, 0 = highest.
@@ -41,26 +22,10 @@ pub struct SpecialHand {
     pub arrangement: Option<Arrangement>,
 }
 
-/// A special's canonical index, written as its key (and read back only when it is one).
-mod special_key {
-    use serde::{de::Error, Deserialize, Deserializer, Serializer};
-
-    use crate::rules::{special_index, SPECIAL_KEYS};
-
-    pub fn serialize<S: Serializer>(kind: &usize, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(SPECIAL_KEYS[*kind])
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
-        let key = String::deserialize(d)?;
-        special_index(&key).ok_or_else(|| D::Error::custom(format!("unknown special {key:?}")))
-    }
-}
-
 impl SpecialHand {
     /// The rule-file key, e.g. `"dragon"`.
     pub fn key(&self) -> &'static str {
-        SPECIAL_KEYS[self.kind]
+        self.kind.key()
     }
 }
 
@@ -179,9 +144,9 @@ fn best_pattern(
     best.map(|b| b.2)
 }
 
-/// Whether the 13 cards hold special `kind` (canonical index) under the rules' switches, and
-/// the arrangement showing it for the three-straights family.
-pub fn holds(cards: &[Card; 13], kind: usize, rules: &Rules) -> Option<Option<Arrangement>> {
+/// Whether the 13 cards hold special `kind` under the rules' switches, and the arrangement
+/// showing it for the three-straights family.
+pub fn holds(cards: &[Card; 13], kind: Special, rules: &Rules) -> Option<Option<Arrangement>> {
     holds_shaped(cards, &Shape::of(cards), kind, rules)
 }
 
@@ -274,7 +239,7 @@ impl Shape {
 fn holds_shaped(
     cards: &[Card; 13],
     shape: &Shape,
-    kind: usize,
+    kind: Special,
     rules: &Rules,
 ) -> Option<Option<Arrangement>> {
     let distinct = shape.present == 0x1fff;
@@ -282,12 +247,12 @@ fn holds_shaped(
     let flush_shape = shape.flush_shape;
     // Cheap exact or necessary conditions first; the split search only when they pass.
     let yes = match kind {
-        kind::THREE_STRAIGHT_FLUSHES | kind::THREE_FLUSHES if !flush_shape => false,
-        kind::THREE_STRAIGHTS if !straights_shape(&shape.counts, shape.present, a23) => false,
-        kind::SAME_SUIT_DRAGON => distinct && shape.one_suit,
-        kind::DRAGON => distinct,
-        kind::TWELVE_ROYALS => shape.low >= rules.twelve_royals_from,
-        kind::THREE_STRAIGHT_FLUSHES => {
+        Special::ThreeStraightFlushes | Special::ThreeFlushes if !flush_shape => false,
+        Special::ThreeStraights if !straights_shape(&shape.counts, shape.present, a23) => false,
+        Special::SameSuitDragon => distinct && shape.one_suit,
+        Special::Dragon => distinct,
+        Special::TwelveRoyals => shape.low >= rules.twelve_royals_from,
+        Special::ThreeStraightFlushes => {
             let p = Positions::of(cards);
             return best_pattern(
                 cards,
@@ -297,17 +262,17 @@ fn holds_shaped(
             )
             .map(Some);
         }
-        kind::THREE_QUADS => shape.four_up >= 3,
-        kind::ALL_BIG => shape.low >= 6,
-        kind::ALL_SMALL => shape.high <= 6,
-        kind::ONE_COLOR => shape.reds == 0 || shape.reds == 13,
-        kind::FOUR_TRIPS => shape.three_up >= 4,
+        Special::ThreeQuads => shape.four_up >= 3,
+        Special::AllBig => shape.low >= 6,
+        Special::AllSmall => shape.high <= 6,
+        Special::OneColor => shape.reds == 0 || shape.reds == 13,
+        Special::FourTrips => shape.three_up >= 4,
         // One rank held three times; the pairs of the others (its own pair counted once).
-        kind::FIVE_PAIRS_TRIPS => {
+        Special::FivePairsTrips => {
             shape.threes.count_ones() == 1 && shape.pairs(rules.quads_as_two_pairs) == 6
         }
-        kind::SIX_PAIRS => shape.pairs(rules.quads_as_two_pairs) == 6,
-        kind::THREE_STRAIGHTS => {
+        Special::SixPairs => shape.pairs(rules.quads_as_two_pairs) == 6,
+        Special::ThreeStraights => {
             let p = Positions::of(cards);
             return best_pattern(
                 cards,
@@ -317,11 +282,10 @@ fn holds_shaped(
             )
             .map(Some);
         }
-        kind::THREE_FLUSHES => {
+        Special::ThreeFlushes => {
             let p = Positions::of(cards);
             return best_pattern(cards, rules, |m| p.suited(m), |m| p.suited(m)).map(Some);
         }
-        _ => false,
     };
     yes.then_some(None)
 }
@@ -371,8 +335,8 @@ fn straights_shape(counts: &[u8; 13], present: u16, a23: bool) -> bool {
     false
 }
 
-/// Canonical indices of the specials the rules recognise and the cards hold, high to low.
-pub fn held_specials(cards: &[Card; 13], rules: &Rules) -> Vec<usize> {
+/// The specials the rules recognise and the cards hold, high to low.
+pub fn held_specials(cards: &[Card; 13], rules: &Rules) -> Vec<Special> {
     let mut held = Vec::new();
     scan(cards, rules, Some(&mut held));
     held
@@ -388,7 +352,7 @@ pub fn find_special(cards: &[Card; 13], rules: &Rules) -> Option<SpecialHand> {
 pub(crate) fn held_and_highest(
     cards: &[Card; 13],
     rules: &Rules,
-) -> (Vec<usize>, Option<SpecialHand>) {
+) -> (Vec<Special>, Option<SpecialHand>) {
     let mut held = Vec::new();
     let highest = scan(cards, rules, Some(&mut held));
     (held, highest)
@@ -399,15 +363,15 @@ pub(crate) fn held_and_highest(
 fn scan(
     cards: &[Card; 13],
     rules: &Rules,
-    mut held: Option<&mut Vec<usize>>,
+    mut held: Option<&mut Vec<Special>>,
 ) -> Option<SpecialHand> {
     let shape = Shape::of(cards);
-    let mut best: Option<(u8, usize, Option<Arrangement>)> = None;
-    for k in 0..13 {
-        if rules.special_units[k] == 0 {
+    let mut best: Option<(u8, Special, Option<Arrangement>)> = None;
+    for k in Special::ALL {
+        if !rules.specials.recognises(k) {
             continue;
         }
-        let tier = rules.special_tier[k];
+        let tier = rules.specials.tier(k);
         let beats = best.as_ref().is_none_or(|&(t, _, _)| t > tier);
         if !beats && held.is_none() {
             continue;
@@ -423,7 +387,7 @@ fn scan(
     }
     best.map(|(tier, k, arrangement)| SpecialHand {
         kind: k,
-        units: rules.special_units[k],
+        units: rules.specials.units(k),
         tier,
         arrangement,
     })
@@ -444,8 +408,7 @@ mod tests {
         let mut r = Rules::default();
         let units = [108, 36, 24, 20, 20, 15, 15, 10, 8, 5, 4, 4, 3];
         for (k, &u) in units.iter().enumerate() {
-            r.special_units[k] = u;
-            r.special_tier[k] = k as u8;
+            r.specials.set(Special::ALL[k], u, k as u8);
         }
         r
     }
@@ -509,7 +472,7 @@ mod tests {
         // A dragon also holds three straights: T-A back, 5-9 middle, 2-3-4 front.
         let a = holds(
             &hand("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Ac"),
-            kind::THREE_STRAIGHTS,
+            Special::ThreeStraights,
             &r,
         )
         .unwrap()

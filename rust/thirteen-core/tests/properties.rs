@@ -12,8 +12,9 @@ use thirteen_core::arrange::values_foul;
 use thirteen_core::card::check_duplicates;
 use thirteen_core::limits::{MAX_RULE_UNITS, MAX_STAKE_MULTIPLIER};
 use thirteen_core::money::{money, Percent, Rake};
-use thirteen_core::rules::SPECIAL_KEYS;
-use thirteen_core::score::{escape_payments, settle, settle_batch, Submission, TableArgs};
+use thirteen_core::round::escape_payments;
+use thirteen_core::rules::special_keys;
+use thirteen_core::score::{settle, settle_batch, Submission, TableArgs};
 use thirteen_core::special::{find_special, held_specials};
 use thirteen_core::{
     compare_lanes, deal, eval, evaluate, parse_cards, Arrangement, Card, Category, Error,
@@ -65,16 +66,18 @@ const CATEGORY_KEYS: [&str; 11] = [
     "five_of_a_kind",
 ];
 
+/// A lane table: its base and up to three more keys (a base again, or categories).
 fn lane_table(number: BoxedStrategy<Value>) -> impl Strategy<Value = Value> {
-    prop::collection::btree_map(prop::sample::select(&CATEGORY_KEYS[..]), number, 0..4).prop_map(
-        |m| {
-            Value::Object(
-                m.into_iter()
-                    .map(|(k, v)| (k.to_string(), v))
-                    .collect::<serde_json::Map<_, _>>(),
-            )
-        },
+    (
+        number.clone(),
+        prop::collection::btree_map(prop::sample::select(&CATEGORY_KEYS[..]), number, 0..4),
     )
+        .prop_map(|(base, m)| {
+            let mut table: serde_json::Map<String, Value> =
+                m.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+            table.entry("base").or_insert(base);
+            Value::Object(table)
+        })
 }
 
 /// Rule-set JSON of the shape `RuleSet.to_json()` writes, each key present or not, values
@@ -86,18 +89,44 @@ fn rules_json(number: BoxedStrategy<Value>) -> impl Strategy<Value = String> {
         lane_table(number.clone()),
     )
         .prop_map(|(f, m, b)| json!({"front": f, "middle": m, "back": b}));
-    let bonus = |number: BoxedStrategy<Value>| {
-        (pick(&["none", "double", "bonus", "triple"]), number, 0u8..6).prop_map(
-            |(kind, units, min)| json!({"kind": kind, "units": units, "min_players": min}),
+    // A scoop or a home run: `units` with a bonus, `min_players` with a home run, and now and
+    // then a key where it does not belong.
+    let bonus = |number: BoxedStrategy<Value>, home_run: bool| {
+        (
+            pick(&["none", "double", "bonus", "triple"]),
+            number,
+            prop_oneof![Just(3u8), Just(4u8), 0u8..6],
+            prop::bool::weighted(0.1),
         )
+            .prop_map(move |(kind, units, min, stray)| {
+                let mut b = json!({ "kind": kind });
+                if kind == "bonus" || stray {
+                    b["units"] = units;
+                }
+                if home_run && (kind != "none" || stray) {
+                    b["min_players"] = json!(min);
+                }
+                b
+            })
     };
-    let specials = prop::collection::btree_map(
-        prop::sample::select(&SPECIAL_KEYS[..]),
+    let specials =
+        prop::collection::btree_map(prop::sample::select(special_keys()), number.clone(), 0..5);
+    let escape = (
+        pick(&["split", "winner"]),
         number.clone(),
-        0..5,
-    );
-    let escape = (pick(&["split", "winner"]), number.clone(), number.clone())
-        .prop_map(|(to, units, two)| json!({"to": to, "units": units, "by_players": {"2": two, "3": 1, "4": 2}}));
+        number.clone(),
+        prop::bool::weighted(0.1),
+    )
+        .prop_map(|(to, units, two, stray)| {
+            let mut e = json!({ "to": to });
+            if to == "split" || stray {
+                e["units"] = units;
+            }
+            if to == "winner" || stray {
+                e["by_players"] = json!({"2": two, "3": 1, "4": 2});
+            }
+            e
+        });
     (
         (
             prop::collection::vec(0u8..6, 0..4),
@@ -111,8 +140,8 @@ fn rules_json(number: BoxedStrategy<Value>) -> impl Strategy<Value = String> {
         (
             tables,
             number.clone(),
-            bonus(number.clone()),
-            bonus(number.clone()),
+            bonus(number.clone(), false),
+            bonus(number.clone(), true),
             pick(&["reject", "lose_all"]),
             any::<bool>(),
             (any::<bool>(), number),
@@ -171,7 +200,7 @@ fn table(rules: &Rules, players: usize) -> impl Strategy<Value = Vec<Submission>
     let n = players.min(deck.len() / 13);
     let choice = (
         0u8..8,
-        prop::option::of(prop::sample::select(&SPECIAL_KEYS[..])),
+        prop::option::of(prop::sample::select(special_keys())),
     );
     (Just(deck).prop_shuffle(), prop::collection::vec(choice, n)).prop_map(move |(deck, seats)| {
         seats
@@ -227,8 +256,8 @@ proptest! {
             prop_assert!(!r.players.is_empty() && r.players.iter().all(|p| (2..=4).contains(p)));
             prop_assert!(r.players.iter().all(|&p| p as usize * r.dealt as usize <= r.deck.size()));
             let amounts = r.lane_values.iter().flatten().copied()
-                .chain(r.special_units)
-                .chain([r.majority_bonus, r.scoop.1, r.home_run.1, r.surrender.unwrap_or(0)])
+                .chain(r.specials.units)
+                .chain([r.majority.units, r.scoop.units, r.home_run.units, r.surrender.units])
                 .chain(r.escape.iter().flat_map(|e| e.by_players.into_iter().chain([e.units])));
             for a in amounts {
                 prop_assert!((0..=MAX_RULE_UNITS).contains(&a), "amount {}", a);
@@ -306,8 +335,13 @@ proptest! {
     }
 
     #[test]
-    fn batch_settlements_of_any_bytes(data in prop::collection::vec(any::<u8>(), 0..120), players in 0usize..6, banker in hostile_int(), rules in valid_rules()) {
-        if let Ok(totals) = settle_batch(&data, players, &rules, banker) {
+    fn batch_settlements_of_any_bytes(data in prop::collection::vec(any::<u8>(), 0..120), players in 0usize..6, cards in prop_oneof![Just(13usize), 0usize..16], banker in hostile_int(), rules in valid_rules()) {
+        let got = settle_batch(&data, players, cards, &rules, banker);
+        if cards != 13 {
+            let refused = matches!(got, Err(Error::WrongCount { expected: 13, .. }));
+            prop_assert!(refused, "{:?}", got);
+        }
+        if let Ok(totals) = got {
             prop_assert_eq!(totals.len() * 13, data.len());
             for t in totals.chunks(players.max(1)) {
                 prop_assert_eq!(t.iter().sum::<i64>(), 0);

@@ -9,7 +9,7 @@ use numpy::ndarray::Dimension;
 use numpy::{Element, PyReadonlyArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyAttributeError, PyOverflowError, PyTypeError, PyUnicodeEncodeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyInt, PyString, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyString, PyTuple};
 use thirteen_core as core;
 use thirteen_core::limits::Limit;
 use thirteen_core::Error;
@@ -194,15 +194,19 @@ pub(crate) fn cards_list<'py>(
     PyTuple::new(py, shared)
 }
 
-/// Exactly 13 cards within the deck of the rules.
+/// A player's 13 cards within the deck of the rules (the core's check).
 pub(crate) fn thirteen_cards(
     py: Python<'_>,
     cards: &Bound<'_, PyAny>,
     deck: core::DeckKind,
 ) -> PyResult<[core::Card; 13]> {
-    let cards = extract_cards(cards)?;
-    core::card::validate_hand(&cards, deck, 13).py_err(py)?;
-    Ok(cards.try_into().expect("13 cards checked"))
+    core::card::hand13(&extract_cards(cards)?, deck).py_err(py)
+}
+
+/// JSON text of a table (the core's plain form of a result) as a Python ``dict``.
+pub(crate) fn json_dict<'py>(py: Python<'py>, json: &str) -> PyResult<Bound<'py, PyDict>> {
+    let loads = py.import(pyo3::intern!(py, "json"))?.getattr("loads")?;
+    Ok(loads.call1((json,))?.cast_into::<PyDict>()?)
 }
 
 /// A ``rules`` argument: ``None`` (the defaults), a ``Rules`` or a ``RuleSet`` (its cached
@@ -325,12 +329,12 @@ impl Int {
         }
     }
 
-    /// A table size among ``allowed``: any other integer, negative or beyond 64 bits
-    /// included, is a ``PlayerCountError``.
-    pub(crate) fn table_size(&self, py: Python<'_>, allowed: &[u8]) -> PyResult<usize> {
-        match self.0 {
-            Ok(v) if allowed.iter().any(|&a| i64::from(a) == v) => Ok(v as usize),
-            _ => Err(player_count_error(py, self, allowed)),
+    /// A table size ``rules`` allow (the core's check): any other integer, negative or beyond
+    /// 64 bits included, is a ``PlayerCountError``.
+    pub(crate) fn table_size(&self, py: Python<'_>, rules: &core::Rules) -> PyResult<usize> {
+        match &self.0 {
+            Ok(v) => rules.check_players(*v).py_err(py),
+            Err(_) => Err(player_count_error(py, self, &rules.players)),
         }
     }
 

@@ -92,7 +92,7 @@ fn deal(
     seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyDeal> {
     let r = rules_of(&rules);
-    let players = players.table_size(py, &r.players)?;
+    let players = players.table_size(py, r)?;
     let seed = seed.map(|s| seed_value(py, s)).transpose()?;
     let inner = match seed {
         Some(s) => core::deal::deal(r, players, s),

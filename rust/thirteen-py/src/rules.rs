@@ -4,14 +4,14 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use thirteen_core as core;
 
-use crate::convert::Text;
+use crate::convert::{Int, Text};
 use crate::errors::IntoPy;
 use crate::pickle::Reduced;
 
-/// The core's rules object, built once from a validated rule set (``RuleSet.to_json()``).
-/// Users pass ``RuleSet`` objects; this type is what they carry inside. ``Rules(json)`` raises
-/// ``RuleSetError`` naming the key for JSON the engine cannot play by (unknown values, table
-/// sizes other than 2 to 4, amounts beyond 10,000 units); it pickles as its JSON.
+/// The core's rules object, built once from rule-set JSON (the keys of RULES.md 6) checked by
+/// the core's schema. Users pass ``RuleSet`` objects; this type is what they carry inside.
+/// ``Rules(json)`` raises ``RuleSetError`` naming the first offending key; ``canonical`` is the
+/// rule set in canonical form (``RuleSet.to_dict()``'s, as JSON); it pickles as that.
 #[pyclass(name = "Rules", frozen, module = "thirteen._core")]
 pub(crate) struct PyRules {
     pub(crate) rules: core::Rules,
@@ -28,16 +28,26 @@ impl PyRules {
                 message: format!("the JSON is not valid Unicode text (a lone surrogate): {shown}"),
             })
             .py_err(py)?;
-        let rules = core::Rules::from_json(json).py_err(py)?;
+        let file = core::rules::RuleFile::from_json(json).py_err(py)?;
         Ok(PyRules {
-            rules,
-            json: json.to_string(),
+            rules: core::Rules::from(&file),
+            json: file.to_json(),
         })
+    }
+    /// The rule set in canonical form, as JSON text: every key, tables in canonical order.
+    #[getter]
+    fn canonical(&self) -> &str {
+        &self.json
     }
     /// The rule set's name.
     #[getter]
     fn name(&self) -> &str {
         &self.rules.name
+    }
+    /// ``players`` when it is a table size the rules allow, else ``PlayerCountError`` (any
+    /// other integer); ``TypeError`` for a non-integer.
+    fn check_players(&self, py: Python<'_>, players: Int) -> PyResult<usize> {
+        players.table_size(py, &self.rules)
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let py = slf.py();
@@ -48,7 +58,15 @@ impl PyRules {
     }
 }
 
-/// Registers the rules class.
+/// The rule-set schema's allowed values as JSON text: the keys in file order, each choice's
+/// values, the category, lane and special keys, the deck sizes and the bounds.
+#[pyfunction]
+fn rule_options() -> String {
+    core::rules::schema::options().to_string()
+}
+
+/// Registers the rules class and the schema's table.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyRules>()
+    m.add_class::<PyRules>()?;
+    m.add_function(wrap_pyfunction!(rule_options, m)?)
 }

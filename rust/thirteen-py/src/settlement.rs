@@ -8,14 +8,13 @@ use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyDict, PyFloat, PyInt, PyString, PyTuple};
 use thirteen_core as core;
 use thirteen_core::limits::{Limit, RAKE_CAP, STAKE, STAKE_MULTIPLIER, UNITS};
-use thirteen_core::{Error, Lane};
 
 use crate::arrangements::PyArrangement;
 use crate::convert::{
-    cards_list, codes_array, named_text, row_major, rules_of, CardsArg, Comparison, Int, RulesArg,
-    Text,
+    cards_list, codes_array, json_dict, named_text, row_major, rules_of, CardsArg, Comparison, Int,
+    RulesArg, Text,
 };
-use crate::errors::{to_pyerr, IntoPy};
+use crate::errors::IntoPy;
 use crate::pickle::{self, Reduced};
 use crate::specials::PySpecialHand;
 
@@ -129,60 +128,7 @@ impl PySettlement {
     /// ``total``; signed from the lower seat's side) and ``reveal`` (per lane, seats weakest
     /// first).
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let s = &self.0;
-        let d = PyDict::new(py);
-        d.set_item("totals", &s.totals)?;
-        d.set_item("fouled", &s.fouled)?;
-        d.set_item("surrendered", &s.surrendered)?;
-        let specials = pyo3::types::PyList::empty(py);
-        for sp in &s.specials {
-            match sp {
-                None => specials.append(py.None())?,
-                Some(sp) => {
-                    let e = PyDict::new(py);
-                    e.set_item("key", sp.key())?;
-                    e.set_item("units", sp.units)?;
-                    e.set_item("tier", sp.tier)?;
-                    specials.append(e)?;
-                }
-            }
-        }
-        d.set_item("specials", specials)?;
-        let scoops: Vec<[usize; 2]> = s.scoops.iter().map(|&(a, b)| [a, b]).collect();
-        d.set_item("scoops", scoops)?;
-        d.set_item("home_runs", &s.home_runs)?;
-        let pairs = pyo3::types::PyList::empty(py);
-        for pr in &s.pairs {
-            let e = PyDict::new(py);
-            e.set_item("seats", [pr.seats.0, pr.seats.1])?;
-            let lanes = pyo3::types::PyList::empty(py);
-            for l in pr.lanes.iter().flatten() {
-                let ld = PyDict::new(py);
-                ld.set_item("lane", l.lane.key())?;
-                ld.set_item("winner", l.winner)?;
-                ld.set_item("category", l.category.map(core::Category::key))?;
-                ld.set_item("units", l.units)?;
-                lanes.append(ld)?;
-            }
-            e.set_item("lanes", lanes)?;
-            let steps = PyDict::new(py);
-            for (name, v) in core::score::STEPS.iter().zip(pr.steps) {
-                steps.set_item(name, v)?;
-            }
-            e.set_item("steps", steps)?;
-            e.set_item("total", pr.total)?;
-            pairs.append(e)?;
-        }
-        d.set_item("pairs", pairs)?;
-        let reveal = pyo3::types::PyList::empty(py);
-        for (lane, order) in Lane::ALL.iter().zip(&s.reveal) {
-            let e = PyDict::new(py);
-            e.set_item("lane", lane.key())?;
-            e.set_item("order", order)?;
-            reveal.append(e)?;
-        }
-        d.set_item("reveal", reveal)?;
-        Ok(d)
+        json_dict(py, &self.0.to_plain_json())
     }
     fn __repr__(&self) -> String {
         format!("<Settlement totals={:?}>", self.0.totals)
@@ -223,41 +169,102 @@ fn settle(
     stakes: Option<Vec<Int>>,
     surrendered: Option<Vec<Int>>,
 ) -> PyResult<PySettlement> {
-    let mut subs = Vec::with_capacity(4);
-    for (seat, item) in submissions.try_iter()?.enumerate() {
-        let item = item?;
-        if let Ok(a) = item.cast::<PyArrangement>() {
-            subs.push(core::score::Submission::Arranged(a.get().0));
-        } else if let Ok(d) = item.cast::<PyDeclaration>() {
-            let d = d.get();
-            subs.push(core::score::Submission::Declared {
-                cards: d.cards.clone(),
-                special: d.special.clone(),
-            });
-        } else {
-            return Err(PyTypeError::new_err(format!(
-                "seat {seat}: expected Arrangement or Declaration, got {}",
-                item.get_type().name()?
-            )));
-        }
-    }
-    let ints = |given: Option<Vec<Int>>, limit: &Limit| -> PyResult<Vec<i64>> {
-        given
-            .unwrap_or_default()
-            .iter()
-            .map(|i| i.value(py, limit))
-            .collect()
-    };
-    let args = core::score::TableArgs {
-        banker: banker.value(py, &Limit::count("banker"))?,
-        stakes: stakes
-            .map(|s| ints(Some(s), &STAKE_MULTIPLIER))
-            .transpose()?,
-        surrendered: ints(surrendered, &Limit::count("surrendered"))?,
-    };
+    let subs = submissions
+        .try_iter()?
+        .enumerate()
+        .map(|(seat, item)| submission(seat, &item?))
+        .collect::<PyResult<Vec<_>>>()?;
+    let args = table_args(py, banker, stakes, surrendered)?;
     core::score::settle(&subs, rules_of(&rules), &args)
         .py_err(py)
         .map(PySettlement)
+}
+
+/// A seat's submission: an ``Arrangement`` or a ``Declaration`` (``TypeError`` otherwise).
+fn submission(seat: usize, item: &Bound<'_, PyAny>) -> PyResult<core::score::Submission> {
+    if let Ok(a) = item.cast::<PyArrangement>() {
+        Ok(core::score::Submission::Arranged(a.get().0))
+    } else if let Ok(d) = item.cast::<PyDeclaration>() {
+        let d = d.get();
+        Ok(core::score::Submission::Declared {
+            cards: d.cards.clone(),
+            special: d.special.clone(),
+        })
+    } else {
+        Err(PyTypeError::new_err(format!(
+            "seat {seat}: expected Arrangement or Declaration, got {}",
+            item.get_type().name()?
+        )))
+    }
+}
+
+/// The seat arguments of a settlement as the core takes them.
+fn table_args(
+    py: Python<'_>,
+    banker: Int,
+    stakes: Option<Vec<Int>>,
+    surrendered: Option<Vec<Int>>,
+) -> PyResult<core::score::TableArgs> {
+    let ints = |given: Vec<Int>, limit: &Limit| -> PyResult<Vec<i64>> {
+        given.iter().map(|i| i.value(py, limit)).collect()
+    };
+    Ok(core::score::TableArgs {
+        banker: banker.value(py, &Limit::count("banker"))?,
+        stakes: stakes.map(|s| ints(s, &STAKE_MULTIPLIER)).transpose()?,
+        surrendered: ints(
+            surrendered.unwrap_or_default(),
+            &Limit::count("surrendered"),
+        )?,
+    })
+}
+
+/// Settles a round with escapes (逃跑 / 强退, RULES.md 5 "Escape"): the seats still in among
+/// themselves (a home run counting the players dealt in), and each leaver's escape penalty.
+///
+/// Args: ``submissions``: per seat dealt in, an ``Arrangement`` or a ``Declaration``, ``None``
+/// for a seat that left; ``rules``; ``escaped``: the seats that left, in the order they left;
+/// ``banker``, ``stakes``, ``surrendered`` as for ``settle``, naming round seats. Returns
+/// ``(settlement, results, escape)``: the ``Settlement`` of the seats still in (``None`` when
+/// fewer than two are, or the banker left), the showdown's units per round seat and the escape
+/// payments per round seat. Raises ``PlayerCountError`` (seats dealt in), ``ThirteenError``
+/// (a leaver that is not a seat or is named twice, no seat left in, a submission missing or
+/// given for a leaver), then the errors of ``settle``.
+#[pyfunction]
+#[pyo3(
+    signature = (submissions, rules = None, *, escaped = Vec::new(), banker = Int::of(0), stakes = None, surrendered = None),
+    text_signature = "(submissions, rules=None, *, escaped=(), banker=0, stakes=None, surrendered=None)"
+)]
+fn settle_round(
+    py: Python<'_>,
+    submissions: &Bound<'_, PyAny>,
+    rules: Option<RulesArg<'_>>,
+    escaped: Vec<Int>,
+    banker: Int,
+    stakes: Option<Vec<Int>>,
+    surrendered: Option<Vec<Int>>,
+) -> PyResult<(Option<PySettlement>, Vec<i64>, Vec<i64>)> {
+    let subs = submissions
+        .try_iter()?
+        .enumerate()
+        .map(|(seat, item)| {
+            let item = item?;
+            match item.is_none() {
+                true => Ok(None),
+                false => submission(seat, &item).map(Some),
+            }
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let escaped = escaped
+        .iter()
+        .map(|i| i.value(py, &Limit::count("escaped")))
+        .collect::<PyResult<Vec<_>>>()?;
+    let args = table_args(py, banker, stakes, surrendered)?;
+    let round = core::round::settle_round(&subs, rules_of(&rules), &args, &escaped).py_err(py)?;
+    Ok((
+        round.settlement.map(PySettlement),
+        round.results,
+        round.escape,
+    ))
 }
 
 /// Settles many tables of arrangements at once, without the GIL, for simulations.
@@ -282,19 +289,10 @@ fn settle_batch<'py>(
     let tables = codes_array::<Ix3>(tables, "tables", "(n_tables, players, 13)")?;
     let shape = tables.shape().to_vec();
     let banker = banker.value(py, &Limit::count("banker"))?;
-    if shape[2] != 13 {
-        let e = Error::WrongCount {
-            expected: 13,
-            got: shape[2],
-            lane: None,
-            player: None,
-        };
-        return Err(to_pyerr(py, e));
-    }
     let data = row_major(&tables);
     let r = rules_of(&rules);
     let out = py
-        .detach(|| core::score::settle_batch(&data, shape[1], r, banker))
+        .detach(|| core::score::settle_batch(&data, shape[1], shape[2], r, banker))
         .py_err(py)?;
     PyArray1::from_vec(py, out).reshape([shape[0], shape[1]])
 }
@@ -317,7 +315,7 @@ fn escape_payments(
         .iter()
         .map(|r| r.as_ref().map(|u| u.value(py, &UNITS)).transpose())
         .collect::<PyResult<Vec<_>>>()?;
-    core::score::escape_payments(rules_of(&rules), leaver, &results).py_err(py)
+    core::round::escape_payments(rules_of(&rules), leaver, &results).py_err(py)
 }
 
 /// The text of a rake percentage: an int, a float (as written, ``repr``) or a string.
@@ -379,6 +377,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySettlement>()?;
     m.add_function(wrap_pyfunction!(settle, m)?)?;
     m.add_function(wrap_pyfunction!(settle_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(settle_round, m)?)?;
     m.add_function(wrap_pyfunction!(escape_payments, m)?)?;
     m.add_function(wrap_pyfunction!(money, m)?)?;
     Ok(())

@@ -358,7 +358,7 @@ fn build_tables(
     let seed = seed.map_or(Ok(0), |s| seed_value(py, s))?;
     with_rules(rules, |r| {
         // A table size the rules allow: no more cards dealt than the deck holds.
-        let players = players.table_size(py, &r.players)?;
+        let players = players.table_size(py, r)?;
         let counts = py.detach(|| core::solve::build_tables(r, players, deals, iterations, seed));
         Ok(PyLaneTables {
             tables: core::solve::LaneTables::from_counts(&counts, r),
@@ -403,7 +403,7 @@ fn train(
     let kept = rules_object(rules)?;
     with_rules(rules, |r| {
         // A table size the rules allow: no more cards dealt than the deck holds.
-        r.check_players(players).py_err(py)?;
+        r.check_players(players as i64).py_err(py)?;
         let cfg = core::train::TrainConfig {
             players,
             deals,
@@ -463,18 +463,11 @@ fn train(
     })
 }
 
-/// ``BadPlayerCount`` unless ``players`` is 2 to 4.
+/// ``BadPlayerCount`` for a table size no rule set allows (the core's check).
 fn check_players(py: Python<'_>, players: usize) -> PyResult<()> {
-    if (2..=4).contains(&players) {
-        return Ok(());
-    }
-    Err(to_pyerr(
-        py,
-        Error::BadPlayerCount {
-            got: players,
-            allowed: vec![2, 3, 4],
-        },
-    ))
+    core::Rules::check_table_size(players as i64)
+        .map(|_| ())
+        .py_err(py)
 }
 
 /// The counts a ``count`` callback of ``train`` returned, checked: a dict of the three lanes'

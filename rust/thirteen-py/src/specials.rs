@@ -98,7 +98,7 @@ fn held_specials(
         let hand = thirteen_cards(py, cards, r.deck)?;
         Ok(core::special::held_specials(&hand, r)
             .into_iter()
-            .map(|k| core::rules::SPECIAL_KEYS[k])
+            .map(core::rules::Special::key)
             .collect())
     })
 }

@@ -22,11 +22,11 @@ from thirteen.errors import (
     FalseSpecialError,
     FouledError,
     LimitError,
+    RoundStateError,
     SurrenderError,
+    TableError,
     ThirteenError,
 )
-from thirteen.round import RoundStateError
-from thirteen.table import TableError
 
 __all__ = ["TEXTS", "ECHO", "Refusal", "GameError", "engine_code", "error_frame"]
 

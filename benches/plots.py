@@ -193,7 +193,7 @@ def save(plt: Any, fig: Any, name: str, data: Dict[str, Any]) -> Path:
     return path
 
 
-def percentile_bars(ax: Any, names: Sequence[str], dists: Sequence[Dict[str, float]], unit: str) -> None:
+def percentile_bars(ax: Any, names: Sequence[str], dists: Sequence[Dict[str, float]], unit: str, digits: int) -> None:
     """Per name: p1–p99 as a line, p25–p75 as a box, p50 as a bar, p90 and p99 as marks,
     p50 and p99 written beside them."""
     from matplotlib.patches import Rectangle
@@ -205,9 +205,9 @@ def percentile_bars(ax: Any, names: Sequence[str], dists: Sequence[Dict[str, flo
         ax.plot([i - 0.22, i + 0.22], [d["p50"], d["p50"]], color="#b5541c", lw=2.2, zorder=3)
         ax.plot(i, d["p90"], marker="^", color="#1f5fa8", ms=5, zorder=4, ls="none")
         ax.plot(i, d["p99"], marker="D", color="#7a1fa8", ms=4.5, zorder=4, ls="none")
-        ax.annotate(f"{d['p50']:.2f}{unit}", (i + 0.25, d["p50"]), fontsize=7, va="center")
-        ax.annotate(f"{d['p99']:.2f}{unit}", (i + 0.12, d["p99"]), fontsize=7, va="bottom", color="#7a1fa8")
-    ax.set_xticks(range(len(names)), names, rotation=20, ha="right")
+        ax.annotate(f"{d['p50']:.{digits}f}{unit}", (i + 0.24, d["p50"]), fontsize=6.5, va="center")
+        ax.annotate(f"{d['p99']:.{digits}f}{unit}", (i + 0.1, d["p99"]), fontsize=6.5, va="bottom", color="#7a1fa8")
+    ax.set_xticks(range(len(names)), names, rotation=25, ha="right")
     ax.set_xlim(-0.6, len(names) - 0.3)
 
 
@@ -216,8 +216,8 @@ def draw_speed(plt: Any) -> Path:
     run, = data["runs"]
     found = run["results"]
     presets = [p for p, v in found["presets"].items() if v["ratio"]]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4.4), gridspec_kw={"width_ratios": [1.25, 1]})
-    percentile_bars(left, presets, [found["presets"][p]["ratio"] for p in presets], "×")
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.6), gridspec_kw={"width_ratios": [7, 8]})
+    percentile_bars(left, presets, [found["presets"][p]["ratio"] for p in presets], "×", 2)
     for y, what in ((2, "target p50 ≤ 2×"), (3, "target p99 ≤ 3×")):
         left.axhline(y, color="0.3", ls="--", lw=0.8)
         left.annotate(what, (len(presets) - 0.35, y), fontsize=7, ha="right", va="bottom", color="0.3")
@@ -225,7 +225,7 @@ def draw_speed(plt: Any) -> Path:
     left.set_title("ev over evaluating the hand's 1,573 subsets")
     left.set_ylim(bottom=1)
     every = list(found["presets"])
-    percentile_bars(right, every, [found["presets"][p]["ev_us"] for p in every], "")
+    percentile_bars(right, every, [found["presets"][p]["ev_us"] for p in every], "", 1)
     right.set_yscale("log")
     right.set_ylabel("ev's CPU time per hand (µs, log scale)")
     right.set_title("ev's own time (16 dealt: kaixin-extra)")

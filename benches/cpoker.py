@@ -7,12 +7,13 @@ points per hand with a 95% confidence interval (1.96 standard errors over deals)
 
 Usage::
 
-    python benches/cpoker.py [--bench ../shared/bench] [--strategy ev] [--deals 10000]
+    python benches/cpoker.py [--bench ../shared/bench] [--strategy ev] [--deals 10000] [--json FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import sys
@@ -72,6 +73,7 @@ def main(argv: Sequence[str] = ()) -> int:
     parser.add_argument("--strategy", default="ev")
     parser.add_argument("--samples", type=int, default=100)
     parser.add_argument("--deals", type=int, default=10000)
+    parser.add_argument("--json", type=Path, default=None, help="also write the result here")
     args = parser.parse_args(list(argv) or None)
     rules = RuleSet.preset("western-2-4")
     hands, theirs = load(args.bench, args.deals)
@@ -84,6 +86,11 @@ def main(argv: Sequence[str] = ()) -> int:
     print(f"{args.strategy} vs cpoker, western-2-4 heads-up, {n} deals duplicate: "
           f"{mean:+.4f} ± {half:.4f} points/hand; same play as cpoker on {same:.1%} of hands; "
           f"arranging took {took:.1f} s CPU ({platform.processor() or platform.machine()})")
+    if args.json:
+        found = {"strategy": args.strategy, "samples": args.samples if args.strategy == "mc" else None,
+                 "rules": "western-2-4", "deals": n, "mean": mean, "half": half, "same_play": same,
+                 "arrange_cpu_s": round(took, 2)}
+        args.json.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
     return 0
 
 

@@ -12,16 +12,19 @@ Usage::
 
     python benches/quality.py [--deals 20000] [--mc-deals 2000] [--mc-samples 100]
         [--agree-hands 200] [--agree-samples 2000] [--rules kaixin shisanzhang] [--out FILE]
+        [--json FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import platform
 import random
 import sys
 import time
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -109,6 +112,7 @@ def main() -> int:
     parser.add_argument("--agree-samples", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--out", default=None, help="also write the report to this file")
+    parser.add_argument("--json", type=Path, default=None, help="also write the results here")
     args = parser.parse_args()
 
     lines = [
@@ -121,6 +125,7 @@ def main() -> int:
         "| --- | --- | ---: | ---: | ---: | --- |",
     ]
     agreement = []
+    found: Dict[str, Any] = {"seed": args.seed, "duplicate": [], "agreement": []}
     for name in args.rules:
         rules = RuleSet.preset(name)
         rng = np.random.default_rng(args.seed)
@@ -134,6 +139,8 @@ def main() -> int:
         lines.append(
             f"| {name} | ev vs greedy | {args.deals} | {n} | {m:+.3f} | [{m - h:+.3f}, {m + h:+.3f}] |"
         )
+        found["duplicate"].append({"rules": name, "a": "ev", "b": "greedy", "deals": args.deals,
+                                   "hands": n, "mean": m, "half": h})
         print(lines[-1], f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
 
         t0 = time.perf_counter()
@@ -151,6 +158,8 @@ def main() -> int:
             f"| {name} | mc ({args.mc_samples} samples) vs ev | {k} | {n} | {m:+.3f} | "
             f"[{m - h:+.3f}, {m + h:+.3f}] |"
         )
+        found["duplicate"].append({"rules": name, "a": f"mc ({args.mc_samples} samples)", "b": "ev",
+                                   "deals": k, "hands": n, "mean": m, "half": h})
         print(lines[-1], f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
 
         if args.agree_hands <= 0:
@@ -181,6 +190,9 @@ def main() -> int:
             + " |"
         )
         print(agreement[-1], f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
+        found["agreement"].append({"rules": name, "hands": args.agree_hands, "samples": args.agree_samples,
+                                   "same_play": same / args.agree_hands,
+                                   "lost_when_not": sum(lost) / len(lost) if lost else None})
 
     if agreement:
         lines += [
@@ -197,6 +209,8 @@ def main() -> int:
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             f.write(report)
+    if args.json:
+        args.json.write_text(json.dumps(found, indent=1) + "\n", encoding="utf-8")
     return 0
 
 

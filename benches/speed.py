@@ -17,19 +17,22 @@ horse card (Ah) against the same hands without one.
 Usage::
 
     python benches/speed.py [--hands 2000] [--mc-hands 10] [--sixteen 200] [--presets kaixin ...]
+        [--json FILE]
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import os
 import platform
 import statistics
 import subprocess
 import sys
 import time
-from typing import Dict, List, Sequence
+from pathlib import Path
+from typing import Dict, List, NamedTuple, Sequence
 
 import numpy as np
 
@@ -39,6 +42,19 @@ from thirteen.rules import PRESET_NAMES
 
 FIVES = np.array(list(itertools.combinations(range(13), 5)), dtype=np.intp)
 THREES = np.array(list(itertools.combinations(range(13), 3)), dtype=np.intp)
+
+
+#: The percentiles ``--json`` writes of each distribution.
+PERCENTILES = (1, 5, 10, 25, 50, 75, 90, 95, 99)
+
+
+def percentiles(xs: Sequence[float], digits: int) -> Dict[str, float]:
+    """The :data:`PERCENTILES` of ``xs`` (read as :func:`quantiles` reads them), its max and
+    mean, rounded to ``digits`` decimals, and its count."""
+    s = sorted(xs)
+    out = {f"p{p}": round(s[min(len(s) - 1, int(p / 100 * len(s)))], digits) for p in PERCENTILES}
+    out.update(max=round(s[-1], digits), mean=round(sum(s) / len(s), digits), n=len(s))
+    return out
 
 
 def quantiles(xs: Sequence[float]) -> Dict[str, float]:
@@ -63,7 +79,16 @@ def hands(rules: RuleSet, n: int, seed: int) -> np.ndarray:
     return np.array([rng.permutation(deck)[: rules.dealt] for _ in range(n)], dtype=np.uint8)
 
 
-def ev_vs_eval(name: str, n: int, repeat: int = 9) -> str:
+class EvTimes(NamedTuple):
+    """One preset's :func:`ev_vs_eval`: one value a hand, CPU µs (no ratio with 16 dealt)."""
+
+    players: int
+    ev: List[float]
+    first: List[float]
+    ratio: List[float]
+
+
+def ev_vs_eval(name: str, n: int, repeat: int = 9) -> EvTimes:
     """``ev`` against the evaluation of the hand's subsets, ``repeat`` calls of each on every
     hand, in turn (the two side by side, under the same load), each the least of its calls."""
     rules = RuleSet.preset(name)
@@ -90,6 +115,13 @@ def ev_vs_eval(name: str, n: int, repeat: int = 9) -> str:
         first.append(t_solve[0] / 1000)
         if t_eval:
             ratio.append(min(t_solve) / min(t_eval))
+    return EvTimes(players, ev, first, ratio)
+
+
+def ev_vs_eval_row(name: str, times: EvTimes) -> str:
+    """The table row of one preset's :func:`ev_vs_eval`: quantiles of ``ev``, of its first
+    call and of the ratio."""
+    players, ev, first, ratio = times
     q, f = quantiles(ev), quantiles(first)
     line = (f"| `{name}` {players}p | {q['p50']:.0f} | {q['p90']:.0f} | {q['p99']:.0f} | {q['max']:.0f} "
             f"| {f['p50']:.0f} | {f['p99']:.0f} |")
@@ -210,14 +242,24 @@ def main(argv: Sequence[str] = ()) -> int:
     parser.add_argument("--sixteen", type=int, default=200)
     parser.add_argument("--complete", type=int, default=300)
     parser.add_argument("--presets", nargs="*", default=PRESET_NAMES)
+    parser.add_argument("--json", type=Path, default=None,
+                        help="also write the percentiles of ev, its first call and ev / eval per preset here")
     args = parser.parse_args(list(argv) or None)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
+    found: Dict[str, object] = {}
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores; CPU time per hand, µs")
     print("| preset | ev p50 | p90 | p99 | max | first call p50 | p99 | ev / eval p50 | ev / eval p99 |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for name in args.presets if args.hands else ():
-        print(ev_vs_eval(name, args.hands, args.repeat), flush=True)
+        times = ev_vs_eval(name, args.hands, args.repeat)
+        print(ev_vs_eval_row(name, times), flush=True)
+        found[name] = {"players": times.players, "ev_us": percentiles(times.ev, 2),
+                       "first_us": percentiles(times.first, 2),
+                       "ratio": percentiles(times.ratio, 4) if times.ratio else None}
+    if args.json:
+        args.json.write_text(json.dumps({"hands": args.hands, "repeat": args.repeat, "presets": found},
+                                        indent=1) + "\n", encoding="utf-8")
     for name in ("kaixin", "shisanzhang") if args.hands else ():
         print(classes_cost(name, args.hands), flush=True)
     if args.mc_hands:

@@ -39,6 +39,7 @@ def browser():
     options.binary_location = CHROMIUM
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000"):
         options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(executable_path=DRIVER), options=options)
     driver.implicitly_wait(0)
     yield driver
@@ -126,5 +127,8 @@ def test_a_round_played_by_clicking(tmp_path, browser):
         assert ann.endswith(f"{(100_000 + units[0] * 100) / 100:.2f}")  # balance after the round
         seat = d.find_element(By.CSS_SELECTOR, ".seat.you .money").text
         assert seat.startswith(f"{(100_000 + units[0] * 100) / 100:.2f}")
+        # The page ran without a script error, and the security policy blocked nothing.
+        problems = [e for e in d.get_log("browser") if e["level"] == "SEVERE"]
+        assert problems == [], problems
     finally:
         server.stop()

@@ -22,11 +22,11 @@ from thirteen.errors import (
     FalseSpecialError,
     FouledError,
     LimitError,
+    RoundStateError,
     SurrenderError,
+    TableError,
     ThirteenError,
 )
-from thirteen.round import RoundStateError
-from thirteen.table import TableError
 
 __all__ = ["TEXTS", "ECHO", "Refusal", "GameError", "engine_code", "error_frame"]
 
@@ -39,7 +39,6 @@ TEXTS: Dict[str, str] = {
     "rate_limited": "too many messages: slow down",
     "join_timeout": "no join or resume in time: closing the connection",
     "too_many_connections": "too many connections from this address",
-    "slow_reader": "too many frames wait for this client: closing the connection",
     # sessions and signatures
     "no_session": "join or resume first",
     "already_joined": "this connection already has a session",

@@ -73,6 +73,7 @@ function connect() {
   S.ws = new WebSocket(`${proto}//${location.host}/ws`);
   S.seq = 0;
   S.key = null;
+  S.nonce = null;
   S.ws.onmessage = (ev) => onFrame(JSON.parse(ev.data));
   S.ws.onclose = () => {
     log("connection closed; reconnecting…");
@@ -83,6 +84,7 @@ function connect() {
 async function onFrame(f) {
   switch (f.type) {
     case "hello":
+      await S.loaded;
       S.nonce = f.nonce;
       S.mode = f.accounts;
       if (S.session && S.privateKey) {
@@ -445,7 +447,20 @@ setInterval(() => {
 }, 250);
 
 document.querySelectorAll(".lane").forEach((el) => { el.onclick = () => setActive(el.dataset.lane); });
+// Resolves once the socket is open and its hello read (a click may come first).
+function ready() {
+  const start = Date.now();
+  return new Promise((resolve, reject) => {
+    (function poll() {
+      if (S.ws && S.ws.readyState === WebSocket.OPEN && S.nonce) resolve();
+      else if (Date.now() - start > 20000) reject(new Error("no connection to the server"));
+      else setTimeout(poll, 50);
+    })();
+  });
+}
+
 $("join").onclick = async () => {
+  try { await ready(); } catch (e) { $("join-error").textContent = e.message; return; }
   const room = $("room").value.trim() || "lobby";
   const name = $("name").value.trim();
   const token = new URLSearchParams(location.hash.slice(1)).get("token");
@@ -472,11 +487,12 @@ $("declare").onclick = () => send({ type: "declare", special: S.special });
 $("surrender").onclick = () => send({ type: "surrender" });
 $("give").onclick = () => { send({ type: "give", cards: [...S.selected].map((i) => S.hand[i]).join(" ") }); };
 
-(async function start() {
+(function start() {
   const q = new URLSearchParams(location.search);
   if (q.get("room")) $("room").value = q.get("room");
-  let saved = null;
-  try { saved = await loadSession(); } catch (e) { saved = null; }
-  if (saved && (!q.get("room") || q.get("room") === saved.room)) { S.session = saved.session; S.privateKey = saved.privateKey; }
+  // The saved session (if any) is read while the socket opens; the hello waits for it.
+  S.loaded = loadSession().catch(() => null).then((saved) => {
+    if (saved && (!q.get("room") || q.get("room") === saved.room)) { S.session = saved.session; S.privateKey = saved.privateKey; }
+  });
   connect();
 })();

@@ -11,16 +11,19 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rs_poker::core::Rankable;
-use thirteen_core::eval::{evaluate3_reference, evaluate5_reference, evaluate_batch};
-use thirteen_core::eval_table::{evaluate_subsets13, FIVES_OF_13, THREES_OF_13};
-use thirteen_core::score::{settle, Submission, TableArgs};
-use thirteen_core::solve::{
-    build_tables, solve_ev, solve_greedy, solve_mc, Context, LaneTables, Role,
-};
-use thirteen_core::split::HandSplits;
+use thirteen_core::build_tables;
+use thirteen_core::solve_ev;
+use thirteen_core::solve_greedy;
+use thirteen_core::solve_mc;
+use thirteen_core::HandSplits;
+use thirteen_core::LaneTables;
 use thirteen_core::{
     evaluate3, evaluate5, is_foul, Arrangement, Card, DeckKind, HandValue, Rules, Wheel,
 };
+use thirteen_core::{evaluate3_reference, evaluate5_reference, evaluate_batch};
+use thirteen_core::{evaluate_subsets13, FIVES_OF_13, THREES_OF_13};
+use thirteen_core::{settle, Submission, TableArgs};
+use thirteen_core::{Context, Role};
 
 fn random_hands(n: usize) -> Vec<[Card; 5]> {
     let mut rng = ChaCha8Rng::seed_from_u64(7);

@@ -2,22 +2,27 @@
 //! `cargo run --release -p thirteen-core --example ev_profile`.
 use std::time::Instant;
 
-use thirteen_core::card::{Card, DeckKind};
-use thirteen_core::deal::{rng_for, shuffle};
-use thirteen_core::lanes::{LaneCounts, LaneTables};
-use thirteen_core::model::{Context, Role};
-use thirteen_core::removal::Removal;
-use thirteen_core::rules::{HomeRun, Majority, Rules, Scoop};
-use thirteen_core::search::{best_splits, best_splits_above, Distinct, Need, SearchStats};
-use thirteen_core::solve::solve_mc;
-use thirteen_core::split::HandSplits;
-use thirteen_core::train::build_tables;
+use thirteen_core::{
+    best_splits, build_tables, rng_for, shuffle, solve_mc, Ask, Card, Context, DeckKind, Distinct,
+    Hand, HandSplits, HomeRun, LaneCounts, LaneTables, Majority, Pricing, Removal, Role, Rules,
+    Scoop, SearchStats,
+};
 
 fn env(name: &str, default: usize) -> usize {
     std::env::var(name)
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(default)
+}
+
+/// The hand of a 13-card hand's evaluated subsets, as the search reads it.
+fn hand_of(s: &HandSplits) -> Hand<'_> {
+    Hand {
+        cards: s.cards(),
+        v5: s.five_values(),
+        v3: s.three_values(),
+        three_keys: Some(s.three_keys()),
+    }
 }
 
 /// The `p`-quantile of times sorted in rising order.
@@ -152,21 +157,18 @@ fn main() {
         // The best split of one hand, counting into `st`.
         // The same, keeping only splits worth more than `above`.
         let search_above = |s: &HandSplits, above: f64, st: &mut SearchStats| {
-            best_splits_above(
-                s.cards(),
-                s.five_values(),
-                s.three_values(),
-                Some(s.three_keys()),
-                &rules,
-                &tables,
-                tables.removal(s.cards(), &rules).as_ref(),
+            let removal = tables.removal(s.cards(), &rules);
+            let pricing = Pricing {
+                rules: &rules,
+                tables: &tables,
+                removal: removal.as_ref(),
                 ctx,
-                1,
-                Distinct::No,
+            };
+            let ask = Ask {
                 above,
-                Need::default(),
-                st,
-            )
+                ..Ask::best(1, Distinct::No)
+            };
+            best_splits(&hand_of(s), &pricing, ask, st)
         };
         let search = |s: &HandSplits, st: &mut SearchStats| search_above(s, f64::NEG_INFINITY, st);
         // Card removal's weights of each hand into one buffer, as the search does (no
@@ -186,7 +188,7 @@ fn main() {
             Ok(h) => h
                 .split(';')
                 .map(|one| {
-                    thirteen_core::card::parse_cards(one)
+                    thirteen_core::parse_cards(one)
                         .expect("HAND: 13 cards")
                         .try_into()
                         .expect("HAND: 13 cards")
@@ -480,19 +482,15 @@ fn main() {
                 let t = if on { &tables } else { &plain };
                 let start = Instant::now();
                 let s = HandSplits::new(h, rules.wheel);
-                best_splits(
-                    s.cards(),
-                    s.five_values(),
-                    s.three_values(),
-                    Some(s.three_keys()),
-                    &rules,
-                    t,
-                    t.removal(s.cards(), &rules).as_ref(),
+                let removal = t.removal(s.cards(), &rules);
+                let pricing = Pricing {
+                    rules: &rules,
+                    tables: t,
+                    removal: removal.as_ref(),
                     ctx,
-                    1,
-                    Distinct::No,
-                    &mut SearchStats::default(),
-                );
+                };
+                let ask = Ask::best(1, Distinct::No);
+                best_splits(&hand_of(&s), &pricing, ask, &mut SearchStats::default());
                 let us = start.elapsed().as_secs_f64() * 1e6;
                 if on {
                     with.push(us)

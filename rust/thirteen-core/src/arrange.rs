@@ -4,9 +4,9 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use crate::card::{check_duplicates, format_cards, parse_cards, Card, DeckKind};
+use crate::cards::{check_duplicates, format_cards, parse_cards, Card, DeckKind};
+use crate::cards::{evaluate, evaluate3, evaluate5, tie_suit, HandValue, Wheel};
 use crate::error::{Error, Lane, Result};
-use crate::eval::{evaluate, evaluate3, evaluate5, tie_suit, HandValue, Wheel};
 use crate::rules::{Rules, TieBreak};
 
 /// A player's split of 13 cards into front (头墩), middle (中墩) and back (尾墩).

@@ -19,7 +19,7 @@
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha20Rng;
 
-use crate::card::{Card, DeckKind};
+use crate::cards::{Card, DeckKind};
 use crate::error::{Error, Result};
 use crate::rules::Rules;
 
@@ -206,7 +206,7 @@ mod tests {
     fn golden_deal_is_stable() {
         // Pinned: a change here changes every seeded deal ever recorded.
         let d = shuffled_deck(DeckKind::Standard, 2026);
-        assert_eq!(crate::card::format_cards(&d[..13], false), GOLDEN_2026);
+        assert_eq!(crate::cards::format_cards(&d[..13], false), GOLDEN_2026);
     }
 
     const GOLDEN_2026: &str = "Td Th 8h 3d 9h 7d Qs Qd Jc 2s 2d 9c 8s";
@@ -224,7 +224,7 @@ mod tests {
         let c = deal(&rules, 3, 7).unwrap();
         let (card, start) = c.cut.unwrap();
         let count = match card.rank() {
-            crate::card::Rank::Ace => 1,
+            crate::cards::Rank::Ace => 1,
             r => r as usize,
         };
         assert_eq!(c.first, (start + count - 1) % 3);

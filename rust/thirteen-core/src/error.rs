@@ -1,6 +1,6 @@
 //! The one error type of the engine; each variant is one documented failure.
 
-use crate::card::Card;
+use crate::cards::Card;
 
 /// Which lane of an arrangement.
 #[derive(
@@ -56,6 +56,17 @@ pub enum Error {
         lane: Option<Lane>,
         /// The seat, in a table.
         player: Option<usize>,
+    },
+    /// A hand to solve of neither 13 cards (those kept) nor every card the rules deal (more
+    /// than 13).
+    #[error(
+        "wrong number of cards: expected 13 (the cards kept) or {dealt} (every card dealt), got {got}"
+    )]
+    DealtCount {
+        /// The cards the rules deal.
+        dealt: usize,
+        /// Count given.
+        got: usize,
     },
     /// A card beyond what the deck holds.
     #[error("duplicate card {card}{}", where_(&None, player))]

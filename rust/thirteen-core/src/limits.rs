@@ -82,6 +82,60 @@ pub const COMPLETE_KEEP_LIMIT: Limit = Limit {
     max: 10_000,
 };
 
+/// Most plays a solve ranks (`top`, `hints`' `n`).
+pub const SOLVE_TOP: Limit = Limit {
+    key: "top",
+    min: 1,
+    max: 1_000,
+};
+
+/// Most samples of the `mc` strategy.
+pub const MC_SAMPLES: Limit = Limit {
+    key: "samples",
+    min: 1,
+    max: 10_000_000,
+};
+
+/// Random tables dealt per iteration of training.
+pub const TRAIN_DEALS: Limit = Limit {
+    key: "deals",
+    min: 1,
+    max: 100_000_000,
+};
+
+/// Iterations of training.
+pub const TRAIN_ITERATIONS: Limit = Limit {
+    key: "iterations",
+    min: 1,
+    max: 10_000,
+};
+
+/// A deal of a training iteration counted in shards (`start`, `stop`: the end of a range
+/// of deals, at most [`TRAIN_DEALS`]).
+pub const TRAIN_DEAL: Limit = Limit {
+    key: "stop",
+    min: 0,
+    max: 100_000_000,
+};
+
+/// A training iteration counted in shards (iteration 0 is the first).
+pub const TRAIN_ITERATION: Limit = Limit {
+    key: "iteration",
+    min: 0,
+    max: 10_000,
+};
+
+/// A hand value as an integer ([`crate::cards::HandValue::raw`]): of a lane's counts, or to
+/// rebuild a value from.
+pub const HAND_VALUE: Limit = Limit {
+    key: "value",
+    min: 0,
+    max: u32::MAX as i64,
+};
+
+/// How often a lane value was played, in lane counts.
+pub const LANE_COUNT: Limit = Limit::count("count");
+
 /// Largest amount of any rule-set entry (`R`): lane values, bonuses, specials, surrender,
 /// escape penalties.
 pub const MAX_RULE_UNITS: i64 = 10_000;

@@ -143,7 +143,7 @@ fn invalid(message: String) -> Error {
 mod tests {
     use super::*;
     use crate::arrange::Arrangement;
-    use crate::card::DeckKind;
+    use crate::cards::DeckKind;
 
     fn arr(text: &str) -> Option<Submission> {
         Some(Submission::Arranged(

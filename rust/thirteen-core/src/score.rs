@@ -4,9 +4,9 @@
 use std::cmp::Ordering;
 
 use crate::arrange::{break_tie, values_foul, Arrangement};
-use crate::card::{Card, HAND_SIZE};
+use crate::cards::{Card, HAND_SIZE};
+use crate::cards::{Category, HandValue};
 use crate::error::{Error, Lane, Result};
-use crate::eval::{Category, HandValue};
 use crate::rules::{BankerStake, FoulPolicy, HomeRun, Mode, Rules, Special};
 use crate::special::{held_and_highest, SpecialHand};
 
@@ -784,7 +784,7 @@ fn in_table(e: Error, table: usize) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::DeckKind;
+    use crate::cards::DeckKind;
 
     fn arr(text: &str) -> Submission {
         Submission::Arranged(Arrangement::parse(text, DeckKind::Standard).unwrap())
@@ -855,7 +855,7 @@ mod tests {
             kaixin.specials.set(special, 3 + k as i64, k as u8);
         }
         kaixin.horse_card = Some(crate::rules::HorseCard {
-            card: crate::card::parse_cards("Ah").unwrap()[0],
+            card: crate::cards::parse_cards("Ah").unwrap()[0],
         });
         let banker = Rules {
             mode: Mode::Banker,
@@ -883,7 +883,7 @@ mod tests {
                     .collect();
                 if t % 4 == 0 {
                     // One seat holds a special; the others are dealt from what is left.
-                    let sp: Vec<Card> = crate::card::parse_cards(specials[t / 4 % 3]).unwrap();
+                    let sp: Vec<Card> = crate::cards::parse_cards(specials[t / 4 % 3]).unwrap();
                     let mut rest: Vec<Card> =
                         deck.iter().copied().filter(|c| !sp.contains(c)).collect();
                     shuffle(&mut rest, &mut rng);
@@ -905,7 +905,9 @@ mod tests {
                             declared.push(Some(sp));
                         }
                         None => {
-                            subs.push(Submission::Arranged(crate::solve::solve_greedy(h, &rules)));
+                            subs.push(Submission::Arranged(crate::strategy::greedy::solve_greedy(
+                                h, &rules,
+                            )));
                             declared.push(None);
                         }
                     }

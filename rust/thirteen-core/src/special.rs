@@ -4,8 +4,8 @@
 use std::sync::OnceLock;
 
 use crate::arrange::Arrangement;
-use crate::card::Card;
-use crate::eval::{evaluate3, evaluate5, HandValue};
+use crate::cards::Card;
+use crate::cards::{evaluate3, evaluate5, HandValue};
 use crate::rules::{Rules, Special};
 use crate::split::{pick, sorted_desc};
 
@@ -402,7 +402,7 @@ pub fn compare_specials(a: &SpecialHand, b: &SpecialHand) -> std::cmp::Ordering 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::parse_cards;
+    use crate::cards::parse_cards;
 
     fn kaixin() -> Rules {
         let mut r = Rules::default();

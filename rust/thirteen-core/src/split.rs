@@ -9,12 +9,15 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use crate::arrange::Arrangement;
-use crate::card::Card;
-use crate::eval::{HandValue, Wheel};
-use crate::eval_table::{evaluate_subsets13_keyed, FIVES_OF_13, THREES_OF_13};
+use crate::cards::Card;
+use crate::cards::{evaluate_subsets13_keyed, ThreeKeys, FIVES_OF_13, THREES_OF_13};
+use crate::cards::{HandValue, Wheel};
 
 /// All 13 positions.
 pub const ALL_POSITIONS: u16 = 0x1fff;
+
+/// Ordered (front, middle, back) splits of 13 positions: `C(13, 5) · C(8, 5)`.
+pub const ALL_SPLITS: usize = 72_072;
 
 struct Tables {
     five: Vec<u16>,
@@ -157,18 +160,12 @@ pub enum SplitFilter {
     Pareto,
 }
 
-/// Each three's place among the 3-card values, read from the evaluation tables beside its
-/// value ([`HandSplits::three_keys`]): only a [`HandSplits`] makes them, so the search can
-/// take their order as exact without checking it.
-#[derive(Clone, Copy, Debug)]
-pub struct ThreeKeys<'a>(pub(crate) &'a [u16]);
-
 /// A 13-card hand with every 5- and 3-card subset of its positions evaluated once.
 pub struct HandSplits {
     cards: [Card; 13],
     v5: Vec<HandValue>,
     v3: Vec<HandValue>,
-    /// Each three's place among the 3-card values ([`crate::falling::three_key`]).
+    /// Each three's place among the 3-card values ([`crate::cards::three_key`]).
     k3: Vec<u16>,
 }
 
@@ -209,7 +206,7 @@ impl HandSplits {
     }
 
     /// The places of the 286 three-position subsets' values among all 3-card values
-    /// ([`crate::falling::three_key`]), as the search's walk of the fronts sorts them.
+    /// ([`crate::cards::three_key`]), as the search's walk of the fronts sorts them.
     pub fn three_keys(&self) -> ThreeKeys<'_> {
         ThreeKeys(&self.k3)
     }
@@ -303,6 +300,15 @@ impl HandSplits {
             n += (v3[fi as usize] <= low) as usize * (1 + (va == vb) as usize);
         }
         n
+    }
+
+    /// Number of splits passing `filter`: all 72,072, the legal ones, or the Pareto set.
+    pub fn count(&self, filter: SplitFilter) -> usize {
+        match filter {
+            SplitFilter::All => ALL_SPLITS,
+            SplitFilter::Legal => self.count_legal(),
+            f => self.list(f).len(),
+        }
     }
 
     /// The splits passing `filter`, in [`HandSplits::for_each`] order.
@@ -401,7 +407,7 @@ fn pareto_mask(splits: &[Split]) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::parse_cards;
+    use crate::cards::parse_cards;
 
     fn hand(text: &str) -> [Card; 13] {
         parse_cards(text).unwrap().try_into().unwrap()
@@ -427,12 +433,12 @@ mod tests {
             let fives = (0u32..1 << 13).filter(|m| m.count_ones() == 5);
             for (i, m) in fives.enumerate() {
                 let five: [Card; 5] = pick(m).try_into().unwrap();
-                assert_eq!(h.five_values()[i], crate::eval::evaluate5(&five, wheel));
+                assert_eq!(h.five_values()[i], crate::cards::evaluate5(&five, wheel));
             }
             let threes = (0u32..1 << 13).filter(|m| m.count_ones() == 3);
             for (i, m) in threes.enumerate() {
                 let three: [Card; 3] = pick(m).try_into().unwrap();
-                assert_eq!(h.three_values()[i], crate::eval::evaluate3(&three));
+                assert_eq!(h.three_values()[i], crate::cards::evaluate3(&three));
             }
         }
     }
@@ -474,6 +480,20 @@ mod tests {
                 assert!(seen.insert((ma.min(mb), ma.max(mb))));
             }
             assert_eq!(seen.len(), 126);
+        }
+    }
+
+    #[test]
+    fn counts_are_those_of_the_lists() {
+        let hand: [Card; 13] = crate::cards::parse_cards("2c 3d 4h 5s 6c 7d 8h 9s Tc Jd Qh Ks Kc")
+            .unwrap()
+            .try_into()
+            .unwrap();
+        let h = HandSplits::new(&hand, Wheel::Low);
+        assert_eq!(h.count(SplitFilter::All), 72_072);
+        assert_eq!(h.count(SplitFilter::All), h.list(SplitFilter::All).len());
+        for f in [SplitFilter::Legal, SplitFilter::Pareto] {
+            assert_eq!(h.count(f), h.list(f).len());
         }
     }
 }

@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use thirteen_core::eval::{evaluate3_reference, evaluate5_reference};
 use thirteen_core::{evaluate3, evaluate5, Card, Category, HandValue, Wheel};
+use thirteen_core::{evaluate3_reference, evaluate5_reference};
 
 /// FNV-1a, 64 bits, of the ordered class list: one line per distinct value, low to high,
 /// `category_key:ranks` (rank characters of the deciding ranks), lines joined by `\n`.

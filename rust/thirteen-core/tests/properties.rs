@@ -8,18 +8,14 @@
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use thirteen_core::arrange::values_foul;
-use thirteen_core::card::check_duplicates;
+use thirteen_core::check_duplicates;
 use thirteen_core::limits::{MAX_RULE_UNITS, MAX_STAKE_MULTIPLIER};
-use thirteen_core::money::{money, Percent, Rake};
-use thirteen_core::round::escape_payments;
-use thirteen_core::rules::special_keys;
-use thirteen_core::score::{settle, settle_batch, Submission, TableArgs};
-use thirteen_core::special::{find_special, held_specials};
 use thirteen_core::{
-    compare_lanes, deal, eval, evaluate, parse_cards, Arrangement, Card, Category, Error,
-    HandValue, Rules, Wheel,
+    compare_lanes, deal, evaluate, evaluate_batch, parse_cards, swap, swap_rng, swap_under,
+    Arrangement, Card, Category, Error, HandValue, Rules, Wheel,
 };
+use thirteen_core::{escape_payments, money, special_keys, values_foul, Percent, Rake};
+use thirteen_core::{find_special, held_specials, settle, settle_batch, Submission, TableArgs};
 
 // ------------------------------------------------------------------------------ strategies
 
@@ -285,7 +281,7 @@ proptest! {
 
     #[test]
     fn batches_of_any_bytes(data in prop::collection::vec(any::<u8>(), 0..80), width in 0usize..8, rules in valid_rules()) {
-        let batch = eval::evaluate_batch(&data, width, rules.wheel, rules.deck);
+        let batch = evaluate_batch(&data, width, rules.wheel, rules.deck);
         let whole_rows = (width == 3 || width == 5) && data.len() % width == 0;
         if let (Some(position), true) = (data.iter().position(|&c| c >= 52), whole_rows) {
             // The first code over 51 is named, whatever else the rows hold.
@@ -351,7 +347,7 @@ proptest! {
 
     #[test]
     fn deals_hand_out_the_deck(rules in valid_rules(), players in 0usize..7, seed in any::<u64>()) {
-        if let Ok(d) = deal::deal(&rules, players, seed) {
+        if let Ok(d) = deal(&rules, players, seed) {
             prop_assert_eq!(d.hands.len(), players);
             prop_assert!(d.hands.iter().all(|h| h.len() == rules.dealt as usize));
             // The hands are the top of the shuffled deck, which is the rules' deck.
@@ -365,7 +361,7 @@ proptest! {
             prop_assert_eq!(dealt, top);
             prop_assert_eq!(deck, full);
             let given: Vec<Vec<Card>> = d.hands.iter().map(|h| h[..h.len().min(2)].to_vec()).collect();
-            if let Ok(after) = deal::swap_under(&rules, &d.hands, &given, Some(seed)) {
+            if let Ok(after) = swap_under(&rules, &d.hands, &given, Some(seed)) {
                 let mut before: Vec<Card> = d.hands.concat();
                 let mut now: Vec<Card> = after.concat();
                 before.sort();
@@ -377,7 +373,7 @@ proptest! {
 
     #[test]
     fn swaps_of_anything(hands in prop::collection::vec(prop::collection::vec(card(), 0..6), 0..4), given in prop::collection::vec(prop::collection::vec(card(), 0..4), 0..4), max in 0usize..5, seed in any::<u64>()) {
-        let _ = deal::swap(&hands, &given, max, &mut deal::swap_rng(seed));
+        let _ = swap(&hands, &given, max, &mut swap_rng(seed));
     }
 
     #[test]

@@ -144,7 +144,7 @@ fn validate_hand(
     size: Int,
 ) -> PyResult<()> {
     let size = size.index(py, &Limit::count("size"))?;
-    core::card::validate_hand(&cards.0, rules_of(&rules).deck, size).py_err(py)
+    core::validate_hand(&cards.0, rules_of(&rules).deck, size).py_err(py)
 }
 
 /// Registers cards and the card-list functions.

@@ -200,7 +200,7 @@ pub(crate) fn thirteen_cards(
     cards: &Bound<'_, PyAny>,
     deck: core::DeckKind,
 ) -> PyResult<[core::Card; 13]> {
-    core::card::hand13(&extract_cards(cards)?, deck).py_err(py)
+    core::hand13(&extract_cards(cards)?, deck).py_err(py)
 }
 
 /// JSON text of a table (the core's plain form of a result) as a Python ``dict``.

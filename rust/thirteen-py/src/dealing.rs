@@ -17,7 +17,7 @@ use crate::pickle::{self, Reduced};
 #[pyclass(name = "Deal", frozen, module = "thirteen._core")]
 #[derive(serde::Serialize, serde::Deserialize)]
 pub(crate) struct PyDeal {
-    inner: core::deal::Deal,
+    inner: core::Deal,
     seed: Option<u64>,
 }
 
@@ -95,8 +95,8 @@ fn deal(
     let players = players.table_size(py, r)?;
     let seed = seed.map(|s| seed_value(py, s)).transpose()?;
     let inner = match seed {
-        Some(s) => core::deal::deal(r, players, s),
-        None => core::deal::deal_os(r, players),
+        Some(s) => core::deal(r, players, s),
+        None => core::deal_os(r, players),
     }
     .py_err(py)?;
     Ok(PyDeal { inner, seed })
@@ -120,7 +120,7 @@ fn swap_cards<'py>(
     let seed = seed.map(|s| seed_value(py, s)).transpose()?;
     let hands: Vec<Vec<core::Card>> = hands.into_iter().map(|h| h.0).collect();
     let given: Vec<Vec<core::Card>> = given.into_iter().map(|g| g.0).collect();
-    let out = core::deal::swap_under(rules_of(&rules), &hands, &given, seed).py_err(py)?;
+    let out = core::swap_under(rules_of(&rules), &hands, &given, seed).py_err(py)?;
     out.iter().map(|h| cards_list(py, h)).collect()
 }
 

@@ -36,6 +36,11 @@ pub(crate) fn to_pyerr(py: Python<'_>, err: Error) -> PyErr {
                 kw.set_item("player", player)?;
                 "CountError"
             }
+            Error::DealtCount { dealt, got } => {
+                kw.set_item("expected", dealt)?;
+                kw.set_item("got", got)?;
+                "CountError"
+            }
             Error::DuplicateCard { card, player } => {
                 kw.set_item("card", card.to_string())?;
                 kw.set_item("player", player)?;
@@ -113,22 +118,10 @@ fn detailed(
         .unwrap_or_else(|e| e)
 }
 
-/// ``CountError`` for a hand of neither 13 cards nor the `dealt` that the rules deal (more
-/// than 13: either is taken, the 13 kept or every card dealt).
-pub(crate) fn dealt_count_error(py: Python<'_>, dealt: usize, got: usize) -> PyErr {
-    let message = format!(
-        "wrong number of cards: expected 13 (the cards kept) or {dealt} (every card dealt), got {got}"
-    );
-    detailed(py, "CountError", &message, |kw| {
-        kw.set_item("expected", dealt)?;
-        kw.set_item("got", got)
-    })
-}
-
 /// ``PlayerCountError`` for a table size outside ``allowed`` given as any integer: a
 /// negative one, or one beyond 64 bits, is as disallowed as 5 (``got`` is the integer given).
 pub(crate) fn player_count_error(py: Python<'_>, got: &Int, allowed: &[u8]) -> PyErr {
-    let message = core::error::player_count_message(got, allowed);
+    let message = core::player_count_message(got, allowed);
     detailed(py, "PlayerCountError", &message, |kw| {
         kw.set_item("got", got.to_python(py)?)?;
         kw.set_item("allowed", PyTuple::new(py, allowed)?)

@@ -9,11 +9,13 @@ mod convert;
 mod dealing;
 mod enums;
 mod errors;
+mod lane_tables;
 mod pickle;
 mod rules;
 mod settlement;
-mod solver;
+mod solving;
 mod specials;
+mod training;
 mod values;
 
 /// The compiled core of ``thirteen``; use the ``thirteen`` package, which re-exports it.
@@ -48,7 +50,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     arrangements::register(m)?;
     specials::register(m)?;
     settlement::register(m)?;
-    solver::register(m)?;
+    lane_tables::register(m)?;
+    solving::register(m)?;
+    training::register(m)?;
     dealing::register(m)?;
     pickle::register(m)?;
     Ok(())

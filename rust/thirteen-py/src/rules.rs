@@ -28,7 +28,7 @@ impl PyRules {
                 message: format!("the JSON is not valid Unicode text (a lone surrogate): {shown}"),
             })
             .py_err(py)?;
-        let file = core::rules::RuleFile::from_json(json).py_err(py)?;
+        let file = core::RuleFile::from_json(json).py_err(py)?;
         Ok(PyRules {
             rules: core::Rules::from(&file),
             json: file.to_json(),
@@ -62,7 +62,7 @@ impl PyRules {
 /// values, the category, lane and special keys, the deck sizes and the bounds.
 #[pyfunction]
 fn rule_options() -> String {
-    core::rules::schema::options().to_string()
+    core::rule_options().to_string()
 }
 
 /// Registers the rules class and the schema's table.

@@ -85,7 +85,7 @@ impl PyDeclaration {
 /// ``fouled``, ``surrendered``, ``scoops`` (``(winner, loser)``), ``home_runs``; ``to_dict()``
 /// gives every pair's lanes and steps and the reveal order as plain data.
 #[pyclass(name = "Settlement", frozen, module = "thirteen._core")]
-pub(crate) struct PySettlement(pub(crate) core::score::Settlement);
+pub(crate) struct PySettlement(pub(crate) core::Settlement);
 
 #[pymethods]
 impl PySettlement {
@@ -175,18 +175,18 @@ fn settle(
         .map(|(seat, item)| submission(seat, &item?))
         .collect::<PyResult<Vec<_>>>()?;
     let args = table_args(py, banker, stakes, surrendered)?;
-    core::score::settle(&subs, rules_of(&rules), &args)
+    core::settle(&subs, rules_of(&rules), &args)
         .py_err(py)
         .map(PySettlement)
 }
 
 /// A seat's submission: an ``Arrangement`` or a ``Declaration`` (``TypeError`` otherwise).
-fn submission(seat: usize, item: &Bound<'_, PyAny>) -> PyResult<core::score::Submission> {
+fn submission(seat: usize, item: &Bound<'_, PyAny>) -> PyResult<core::Submission> {
     if let Ok(a) = item.cast::<PyArrangement>() {
-        Ok(core::score::Submission::Arranged(a.get().0))
+        Ok(core::Submission::Arranged(a.get().0))
     } else if let Ok(d) = item.cast::<PyDeclaration>() {
         let d = d.get();
-        Ok(core::score::Submission::Declared {
+        Ok(core::Submission::Declared {
             cards: d.cards.clone(),
             special: d.special.clone(),
         })
@@ -204,11 +204,11 @@ fn table_args(
     banker: Int,
     stakes: Option<Vec<Int>>,
     surrendered: Option<Vec<Int>>,
-) -> PyResult<core::score::TableArgs> {
+) -> PyResult<core::TableArgs> {
     let ints = |given: Vec<Int>, limit: &Limit| -> PyResult<Vec<i64>> {
         given.iter().map(|i| i.value(py, limit)).collect()
     };
-    Ok(core::score::TableArgs {
+    Ok(core::TableArgs {
         banker: banker.value(py, &Limit::count("banker"))?,
         stakes: stakes.map(|s| ints(s, &STAKE_MULTIPLIER)).transpose()?,
         surrendered: ints(
@@ -259,7 +259,7 @@ fn settle_round(
         .map(|i| i.value(py, &Limit::count("escaped")))
         .collect::<PyResult<Vec<_>>>()?;
     let args = table_args(py, banker, stakes, surrendered)?;
-    let round = core::round::settle_round(&subs, rules_of(&rules), &args, &escaped).py_err(py)?;
+    let round = core::settle_round(&subs, rules_of(&rules), &args, &escaped).py_err(py)?;
     Ok((
         round.settlement.map(PySettlement),
         round.results,
@@ -292,7 +292,7 @@ fn settle_batch<'py>(
     let data = row_major(&tables);
     let r = rules_of(&rules);
     let out = py
-        .detach(|| core::score::settle_batch(&data, shape[1], shape[2], r, banker))
+        .detach(|| core::settle_batch(&data, shape[1], shape[2], r, banker))
         .py_err(py)?;
     PyArray1::from_vec(py, out).reshape([shape[0], shape[1]])
 }
@@ -315,7 +315,7 @@ fn escape_payments(
         .iter()
         .map(|r| r.as_ref().map(|u| u.value(py, &UNITS)).transpose())
         .collect::<PyResult<Vec<_>>>()?;
-    core::round::escape_payments(rules_of(&rules), leaver, &results).py_err(py)
+    core::escape_payments(rules_of(&rules), leaver, &results).py_err(py)
 }
 
 /// The text of a rake percentage: an int, a float (as written, ``repr``) or a string.
@@ -360,15 +360,15 @@ fn money(
             let message = "rake must be a (percent, cap) pair or None";
             return Err(PyTypeError::new_err(message));
         }
-        Some(Ok((percent, cap))) => Some(core::money::Rake {
-            percent: core::money::Percent::parse(&percent_text(&percent)?).py_err(py)?,
+        Some(Ok((percent, cap))) => Some(core::Rake {
+            percent: core::Percent::parse(&percent_text(&percent)?).py_err(py)?,
             cap: cap
                 .extract::<Option<Int>>()?
                 .map(|c| c.value(py, &RAKE_CAP))
                 .transpose()?,
         }),
     };
-    core::money::money(&units, stake, rake).py_err(py)
+    core::money(&units, stake, rake).py_err(py)
 }
 
 /// Registers declarations, settlements and the settlement functions.

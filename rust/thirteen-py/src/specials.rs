@@ -15,7 +15,7 @@ use crate::pickle::{self, Reduced};
 /// ``arrangement`` that shows it (else None).
 #[pyclass(name = "SpecialHand", frozen, module = "thirteen._core")]
 #[derive(Clone)]
-pub(crate) struct PySpecialHand(pub(crate) core::special::SpecialHand);
+pub(crate) struct PySpecialHand(pub(crate) core::SpecialHand);
 
 #[pymethods]
 impl PySpecialHand {
@@ -80,7 +80,7 @@ fn find_special(
     with_rules(rules, |r| {
         let hand = thirteen_cards(py, cards, r.deck)?;
         Ok(py
-            .detach(|| core::special::find_special(&hand, r))
+            .detach(|| core::find_special(&hand, r))
             .map(PySpecialHand))
     })
 }
@@ -96,9 +96,9 @@ fn held_specials(
     let py = cards.py();
     with_rules(rules, |r| {
         let hand = thirteen_cards(py, cards, r.deck)?;
-        Ok(core::special::held_specials(&hand, r)
+        Ok(core::held_specials(&hand, r)
             .into_iter()
-            .map(core::rules::Special::key)
+            .map(core::Special::key)
             .collect())
     })
 }
@@ -107,7 +107,7 @@ fn held_specials(
 /// ``0`` for equal tiers (suits never decide).
 #[pyfunction]
 fn compare_specials(a: &Bound<'_, PySpecialHand>, b: &Bound<'_, PySpecialHand>) -> i8 {
-    match core::special::compare_specials(&a.get().0, &b.get().0) {
+    match core::compare_specials(&a.get().0, &b.get().0) {
         Ordering::Greater => 1,
         Ordering::Less => -1,
         Ordering::Equal => 0,

@@ -7,7 +7,7 @@ use pyo3::prelude::*;
 use pyo3::pyclass::CompareOp;
 use pyo3::types::PyTuple;
 use thirteen_core as core;
-use thirteen_core::limits::Limit;
+use thirteen_core::limits::{Limit, HAND_VALUE};
 use thirteen_core::Error;
 
 use crate::convert::{codes_array, row_major, rules_of, CardsArg, Comparison, Int, RulesArg};
@@ -33,14 +33,7 @@ impl PyHandValue {
     #[staticmethod]
     #[pyo3(signature = (value, size = Int::of(5)), text_signature = "(value, size=5)")]
     fn from_raw(py: Python<'_>, value: Int, size: Int) -> PyResult<Self> {
-        let raw = value.within(
-            py,
-            &Limit {
-                key: "value",
-                min: 0,
-                max: u32::MAX as i64,
-            },
-        )?;
+        let raw = value.within(py, &HAND_VALUE)?;
         let size = size.index(py, &Limit::count("size"))?;
         let value = core::HandValue::from_raw(raw as u32, size).py_err(py)?;
         Ok(PyHandValue {
@@ -106,7 +99,7 @@ impl PyHandValue {
 #[pyo3(signature = (cards, rules = None))]
 fn evaluate(py: Python<'_>, cards: CardsArg, rules: Option<RulesArg<'_>>) -> PyResult<PyHandValue> {
     let (cards, r) = (cards.0, rules_of(&rules));
-    core::card::check_duplicates(&cards, r.deck, |_| None).py_err(py)?;
+    core::check_duplicates(&cards, r.deck, |_| None).py_err(py)?;
     let value = core::evaluate(&cards, r.wheel).ok_or(Error::WrongCount {
         expected: 5,
         got: cards.len(),
@@ -140,7 +133,7 @@ fn evaluate_batch<'py>(
     let data = row_major(&hands);
     let r = rules_of(&rules);
     let out = py
-        .detach(|| core::eval::evaluate_batch(&data, width, r.wheel, r.deck))
+        .detach(|| core::evaluate_batch(&data, width, r.wheel, r.deck))
         .py_err(py)?;
     Ok(PyArray1::from_vec(py, out))
 }
@@ -157,8 +150,8 @@ fn compare_lanes(
     rules: Option<RulesArg<'_>>,
 ) -> PyResult<i8> {
     let r = rules_of(&rules);
-    core::card::check_duplicates(&a.0, r.deck, |_| None).py_err(py)?;
-    core::card::check_duplicates(&b.0, r.deck, |_| None).py_err(py)?;
+    core::check_duplicates(&a.0, r.deck, |_| None).py_err(py)?;
+    core::check_duplicates(&b.0, r.deck, |_| None).py_err(py)?;
     Ok(match core::compare_lanes(&a.0, &b.0, r).py_err(py)? {
         Ordering::Greater => 1,
         Ordering::Less => -1,

@@ -1,7 +1,7 @@
 //! The horse card (马牌, RULES.md 5 step 8, a house option): a pair's result doubles once when
 //! either side holds the marked card.
 
-use crate::card::Card;
+use crate::cards::Card;
 
 /// The horse card of a rule set (RULES.md 6 `horse_card`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -17,10 +17,11 @@ use serde::de::{self, DeserializeOwned, Deserializer, IntoDeserializer, MapAcces
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 
+use super::names::variants;
 use super::{BonusKind, EscapeTo, FoulPolicy, Mode, Special, TieBreak};
-use crate::card::{Card, DeckKind};
+use crate::cards::{Card, DeckKind};
+use crate::cards::{Category, Wheel};
 use crate::error::{Error, Lane, Result};
-use crate::eval::{Category, Wheel};
 use crate::limits::{RULE_UNITS, SWAP_CARDS, TABLE_SIZE};
 
 /// The cards a player may be dealt (RULES.md 1): 13, or 16 of which 13 are kept (多三张).
@@ -578,69 +579,6 @@ impl EscapeFile {
                 }
             }
         }
-    }
-}
-
-// ----------------------------------------------------------------------- introspection
-
-/// The names serde knows for `T`: a unit enum's variants or a struct's fields, in declaration
-/// order, as `rename_all` writes them (read by deserialising `T` from a probe that only
-/// answers with those names).
-pub fn variants<T: DeserializeOwned>() -> &'static [&'static str] {
-    match T::deserialize(Probe) {
-        Err(Names(names)) => names,
-        Ok(_) => &[],
-    }
-}
-
-struct Probe;
-
-#[derive(Debug)]
-struct Names(&'static [&'static str]);
-
-impl fmt::Display for Names {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:?}", self.0)
-    }
-}
-
-impl std::error::Error for Names {}
-
-impl de::Error for Names {
-    fn custom<T: fmt::Display>(_: T) -> Self {
-        Names(&[])
-    }
-}
-
-impl<'de> Deserializer<'de> for Probe {
-    type Error = Names;
-
-    fn deserialize_any<V: Visitor<'de>>(self, _: V) -> std::result::Result<V::Value, Names> {
-        Err(Names(&[]))
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        variants: &'static [&'static str],
-        _: V,
-    ) -> std::result::Result<V::Value, Names> {
-        Err(Names(variants))
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        _: &'static str,
-        fields: &'static [&'static str],
-        _: V,
-    ) -> std::result::Result<V::Value, Names> {
-        Err(Names(fields))
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        option unit unit_struct newtype_struct seq tuple tuple_struct map identifier
-        ignored_any
     }
 }
 

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::schema::variants;
+use super::names::variants;
 
 /// A special hand (报到 / 特殊牌型), high to low in canonical order (RULES.md 4); its rule-file
 /// key is its name in snake case (`same_suit_dragon`).

@@ -3,6 +3,9 @@
 
 use super::*;
 
+use crate::cards::Category;
+use crate::error::{Error, Lane};
+
 const FLAT: &str = r#""lane_values":{"front":{"base":1},"middle":{"base":1},"back":{"base":1}}"#;
 
 /// A file of the flat lanes and `extra` (more keys, comma-led).

@@ -1,6 +1,6 @@
 //! Card removal for the `ev` model: an opponent's lanes are dealt from the cards this seat
 //! does not hold, so the lane tables' distribution of an opponent's lane value (counted over
-//! all deals, [`crate::lanes`]) is reweighted for the hand being solved.
+//! all deals, [`crate::strategy::lanes`]) is reweighted for the hand being solved.
 //!
 //! The values of a lane's table are cut into groups whose cards are named by their ranks:
 //! a high card by its top rank, a pair, two pair, trips or quads by the ranks that make them,
@@ -12,14 +12,14 @@
 //! held). The reweighted counts give the lane's `(P(below), P(equal), expected units the
 //! opponent collects when above)`; a group's values are kept in value order inside it, so
 //! `P(below)` still rises and the expected units still fall as the value rises, and the
-//! search's bounds hold ([`crate::search`]). Only the lanes' own outcomes are reweighted;
+//! search's bounds hold ([`crate::strategy::search`]). Only the lanes' own outcomes are reweighted;
 //! the events that need all three lanes (scoops, home runs) keep the tables' class rows.
 //!
 //! Used with the standard deck only (with the extra diamonds a card may be held twice).
 
-use crate::card::Card;
+use crate::cards::Card;
 
-/// Bits of a hand value below the primary ranks (the kickers; [`crate::eval`] layout).
+/// Bits of a hand value below the primary ranks (the kickers; [`crate::cards::HandValue`] layout).
 const LOW_MASK: u32 = (1 << 14) - 1;
 
 /// The key of the group holding raw value `v`: the value with what the group leaves open
@@ -527,7 +527,7 @@ struct Weights {
 }
 
 /// Card removal for one hand: the weights of the front's groups and of the middle's and
-/// back's ([`crate::lanes::LaneTables::removal`]).
+/// back's ([`crate::strategy::lanes::LaneTables::removal`]).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Removal {
     pub(crate) front: GroupWeights,
@@ -537,8 +537,8 @@ pub struct Removal {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::parse_cards;
-    use crate::eval::{evaluate3, evaluate5, Wheel};
+    use crate::cards::parse_cards;
+    use crate::cards::{evaluate3, evaluate5, Wheel};
 
     fn v5(text: &str) -> u32 {
         let c: [Card; 5] = parse_cards(text).unwrap().try_into().unwrap();
@@ -609,8 +609,8 @@ mod tests {
     #[test]
     fn a_lane_is_weighed_by_the_cards_held() {
         use crate::error::Lane;
-        use crate::lanes::{LaneCounts, LaneTables};
         use crate::rules::Rules;
+        use crate::strategy::lanes::{LaneCounts, LaneTables};
         let v3 = |t: &str| {
             let c: [Card; 3] = parse_cards(t).unwrap().try_into().unwrap();
             evaluate3(&c)
@@ -636,7 +636,7 @@ mod tests {
         let look = |t: &str| tables.lookup_removed(Lane::Front, v3(t), Some(&removal)).0;
         // A pair of threes beats king high and the twos; the queens are above, worth the
         // front pair's units.
-        let units = rules.lane_value(Lane::Front, crate::eval::Category::OnePair) as f64;
+        let units = rules.lane_value(Lane::Front, crate::cards::Category::OnePair) as f64;
         // (P(below), P(at most), units above.)
         let (b, m, a) = look("3s 3h Ac");
         near(b, (k + twos) / z);
@@ -667,8 +667,8 @@ mod tests {
     fn weights_written_into_a_used_buffer_are_the_fresh_ones() {
         // The search refills one buffer per thread from hand to hand and from tables to
         // tables: whatever it held before, the weights must be those of a fresh one.
-        use crate::lanes::{LaneCounts, LaneTables};
         use crate::rules::Rules;
+        use crate::strategy::lanes::{LaneCounts, LaneTables};
         let v3 = |t: &str| {
             let c: [Card; 3] = parse_cards(t).unwrap().try_into().unwrap();
             evaluate3(&c).raw()

@@ -1,15 +1,17 @@
 //! Lane tables of the `ev` strategy: for each lane and hand value, the distribution of an
 //! opponent's lane value (how often it is below, equal and above, and the lane value it
-//! collects when above), from self-play counts ([`crate::train`]); and the same per class of
+//! collects when above), from self-play counts ([`crate::strategy::train`]); and the same per class of
 //! the opponent's arrangement ([`class_of`]), which the model mixes to price events that
 //! need several lanes at once (a scoop, 打枪), where the lanes of one hand are not
 //! independent.
 
-use crate::card::{Card, DeckKind, Rank, Suit};
-use crate::error::Lane;
-use crate::eval::{evaluate3, evaluate5, Category, HandValue, Wheel};
-use crate::removal::{Chances, Groups, LaneCurve, Removal};
+use std::collections::BTreeMap;
+
+use crate::cards::{evaluate3, evaluate5, Category, HandValue, Wheel};
+use crate::cards::{Card, DeckKind, Rank, Suit};
+use crate::error::{Error, Lane, Result};
 use crate::rules::{Mode, Rules};
+use crate::strategy::removal::{Chances, Groups, LaneCurve, Removal};
 
 /// Every value a 5-card or 3-card hand can have with `deck` under `wheel` (about 8,000), so
 /// that every lookup of [`LaneTables`] is one hash probe.
@@ -313,7 +315,7 @@ pub struct LaneTables {
     /// Per class of the opponent's arrangement, when the counts have them.
     classes: Option<Box<Classes>>,
     /// The front's table, and the middle's and back's, cut into groups for card removal
-    /// ([`crate::removal`]).
+    /// ([`crate::strategy::removal`]).
     groups: [Groups; 2],
     /// Whether `ev` weighs the tables by the cards held (the standard deck only).
     card_removal: bool,
@@ -356,6 +358,19 @@ impl std::ops::Index<usize> for LaneCounts {
 }
 
 impl LaneCounts {
+    /// Counts of the three lanes and, when given, of each class: [`CLASSES`] of them, adding
+    /// up to the lanes' counts value by value. Errors: [`Error::InvalidArgument`] naming what
+    /// does not fit.
+    pub fn new(lanes: LanePairs, classes: Option<Vec<LanePairs>>) -> Result<LaneCounts> {
+        if let Some(classes) = &classes {
+            check_classes(&lanes, classes)?;
+        }
+        Ok(LaneCounts {
+            lanes,
+            classes: classes.unwrap_or_default(),
+        })
+    }
+
     /// Counts of the three lanes only.
     pub fn of_lanes(lanes: LanePairs) -> LaneCounts {
         LaneCounts {
@@ -363,6 +378,38 @@ impl LaneCounts {
             classes: Vec::new(),
         }
     }
+}
+
+/// Whether `classes` are [`CLASSES`] and add up to `lanes`, lane by lane and value by value
+/// (counts of zero left out). Errors: [`Error::InvalidArgument`] naming the number of
+/// classes or the first lane whose counts differ.
+pub fn check_classes(lanes: &LanePairs, classes: &[LanePairs]) -> Result<()> {
+    let bad = |message: String| Err(Error::InvalidArgument { message });
+    if classes.len() != CLASSES {
+        return bad(format!(
+            "classes must hold {CLASSES} classes, got {}",
+            classes.len()
+        ));
+    }
+    let total = |pairs: &mut dyn Iterator<Item = &(u32, u64)>| {
+        let mut m = BTreeMap::<u32, u64>::new();
+        for &(v, c) in pairs {
+            let slot = m.entry(v).or_insert(0);
+            *slot = slot.saturating_add(c);
+        }
+        m.retain(|_, c| *c > 0);
+        m
+    };
+    for (i, lane) in Lane::ALL.iter().enumerate() {
+        let of_classes = total(&mut classes.iter().flat_map(|c| c[i].iter()));
+        if of_classes != total(&mut lanes[i].iter()) {
+            return bad(format!(
+                "the classes' {} counts do not add up to the lane's counts",
+                lane.key()
+            ));
+        }
+    }
+    Ok(())
 }
 
 impl LaneTables {
@@ -523,9 +570,16 @@ impl LaneTables {
         self.lookup_row(lane, v).0
     }
 
-    /// Whether `ev` weighs these tables by the cards held ([`crate::removal`]).
+    /// Whether `ev` weighs these tables by the cards held ([`crate::strategy::removal`]).
     pub fn card_removal(&self) -> bool {
         self.card_removal
+    }
+
+    /// Whether `ev` weighs these tables by the cards held under a rule set dealing from
+    /// `deck`: card removal is on and the deck is the standard one (it is always off with
+    /// the extra diamonds).
+    pub fn weighs_cards(&self, deck: DeckKind) -> bool {
+        self.card_removal && deck == DeckKind::Standard
     }
 
     /// These tables with card removal on or off (it is on for the standard deck); clone
@@ -623,7 +677,7 @@ mod tests {
                     let n = values.len();
                     let cum: Vec<f64> = (0..=n).map(|i| i as f64 / n as f64).collect();
                     let above: Vec<f64> = (0..=n).map(|i| (n - i) as f64).collect();
-                    let curve = || crate::removal::LaneCurve {
+                    let curve = || crate::strategy::removal::LaneCurve {
                         values,
                         cum_below: &cum,
                         above_from: &above,
@@ -640,14 +694,14 @@ mod tests {
     /// Every term the model reads of a lane value (P(below), P(lose) and the units the
     /// opponent collects, under each way a drawn lane goes, and the class rows) moves with
     /// the value exactly as it rises, with no tolerance: the search's bounds rest on it
-    /// ([`crate::search`]). Taking P(at most) as P(below) + P(equal), rounded to single
+    /// ([`crate::strategy::search`]). Taking P(at most) as P(below) + P(equal), rounded to single
     /// precision, could put it one unit in the last place above the next value's P(below),
     /// and the search then missed a full scan's best split by 1e-8 units (a banker who
     /// wins ties).
     #[test]
     fn every_term_read_of_a_lane_value_moves_with_it() {
-        use crate::model::{features_worth, Role};
         use crate::rules::Scoop;
+        use crate::strategy::model::{features_worth, Role};
         let banker = Rules {
             mode: Mode::Banker,
             banker_wins_ties: true,
@@ -655,9 +709,9 @@ mod tests {
             scoop: Scoop::double(),
             ..Rules::default()
         };
-        let held = crate::card::parse_cards("8d Js Qh 3s 6d Tc 3d Ks 2s 5c Qc Th 7d").unwrap();
+        let held = crate::cards::parse_cards("8d Js Qh 3s 6d Tc 3d Ks 2s 5c Qc Th 7d").unwrap();
         for rules in [Rules::default(), banker] {
-            let counts = crate::train::build_tables(&rules, 4, 300, 2, 3);
+            let counts = crate::strategy::train::build_tables(&rules, 4, 300, 2, 3);
             let tables = LaneTables::from_counts(&counts, &rules);
             let removal = tables.removal(&held, &rules);
             assert!(removal.is_some() && tables.has_classes());
@@ -745,5 +799,29 @@ mod tests {
         // And back: both of its values are above the 1 (3/4), neither above the 4.
         assert!((e.beats(&d) - 0.75).abs() < 1e-12);
         assert_eq!(dist(&[]).beats(&a), 0.0);
+    }
+
+    #[test]
+    fn lane_counts_take_classes_that_add_up_to_the_lanes() {
+        let lanes: LanePairs = [vec![(7, 2)], vec![(9, 1), (11, 1)], vec![(12, 2)]];
+        assert!(LaneCounts::new(lanes.clone(), None)
+            .unwrap()
+            .classes
+            .is_empty());
+        // Two classes share the hands (a value split over two entries of one class adds up).
+        let mut classes: Vec<LanePairs> = vec![Default::default(); CLASSES];
+        classes[0] = [vec![(7, 1)], vec![(9, 1)], vec![(12, 1)]];
+        classes[5] = [vec![(7, 1)], vec![(11, 1), (11, 0)], vec![(12, 1)]];
+        let counts = LaneCounts::new(lanes.clone(), Some(classes.clone())).unwrap();
+        assert_eq!(counts.classes.len(), CLASSES);
+        // Given but empty, or one hand short in the back.
+        let err = LaneCounts::new(lanes.clone(), Some(Vec::new())).unwrap_err();
+        assert_eq!(err.to_string(), "classes must hold 16 classes, got 0");
+        classes[5][2] = Vec::new();
+        let err = LaneCounts::new(lanes, Some(classes)).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the classes' back counts do not add up to the lane's counts"
+        );
     }
 }

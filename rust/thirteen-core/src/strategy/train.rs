@@ -1,4 +1,4 @@
-//! Training of the lane tables ([`crate::lanes`]) by fictitious play.
+//! Training of the lane tables ([`crate::strategy::lanes`]) by fictitious play.
 //!
 //! Iteration 0 arranges every hand of `deals` random tables greedily (or by `ev` on warm-start
 //! tables); iteration `t` arranges fresh deals by `ev` on the tables of the average so far, a
@@ -20,14 +20,17 @@ use std::ops::Range;
 
 use rayon::prelude::*;
 
-use crate::card::Card;
+use crate::cards::Card;
+use crate::cards::HandValue;
 use crate::deal::{rng_at, shuffle};
-use crate::eval::HandValue;
-use crate::lanes::{class_of, LaneCounts, LaneTables, CLASSES};
-use crate::model::{Context, Role};
+use crate::error::Error;
+use crate::limits::{Limit, TRAIN_DEAL, TRAIN_DEALS, TRAIN_ITERATIONS};
 use crate::rules::{Mode, Rules};
 use crate::score::Submission;
-use crate::solve::{play, solve_ev_keep, Strategy};
+use crate::strategy::keep::solve_ev_keep;
+use crate::strategy::lanes::{check_classes, class_of, LaneCounts, LanePairs, LaneTables, CLASSES};
+use crate::strategy::model::{Context, Role};
+use crate::strategy::solve::{play, Strategy};
 
 /// What to train.
 #[derive(Clone, Copy, Debug)]
@@ -42,6 +45,33 @@ pub struct TrainConfig {
     pub tolerance: f64,
     /// Seed of the deals.
     pub seed: u64,
+}
+
+impl TrainConfig {
+    /// Checks a run under `rules`: a table size some rule set allows
+    /// ([`crate::limits::TABLE_SIZE`]) and these rules do ([`Error::BadPlayerCount`]), deals in [`TRAIN_DEALS`] and iterations in
+    /// [`TRAIN_ITERATIONS`] ([`Error::OutOfRange`]), a tolerance that is a number at least 0
+    /// ([`Error::InvalidArgument`]).
+    pub fn check(&self, rules: &Rules) -> crate::Result<()> {
+        check_table_size(self.players)?;
+        TRAIN_DEALS.check(i64::try_from(self.deals).unwrap_or(i64::MAX))?;
+        TRAIN_ITERATIONS.check(i64::try_from(self.iterations).unwrap_or(i64::MAX))?;
+        if !self.tolerance.is_finite() || self.tolerance < 0.0 {
+            return Err(Error::InvalidArgument {
+                message: format!(
+                    "tolerance must be a number at least 0, got {}",
+                    self.tolerance
+                ),
+            });
+        }
+        rules.check_players(self.players as i64).map(|_| ())
+    }
+}
+
+/// [`Error::BadPlayerCount`] unless some rule set allows a table of `players`
+/// ([`Rules::check_table_size`]).
+fn check_table_size(players: usize) -> crate::Result<()> {
+    Rules::check_table_size(i64::try_from(players).unwrap_or(i64::MAX)).map(|_| ())
 }
 
 /// One iteration of a training run.
@@ -135,6 +165,45 @@ pub struct IterationCounts {
 }
 
 impl IterationCounts {
+    /// The counts a caller returned for a whole iteration of `cfg` (`lanes`: each lane's
+    /// `(value, hands)` pairs, repeated values added up; `classes`, when given, the same per
+    /// class), checked: every lane counts the same hands, at most the `players × deals` of
+    /// an iteration, and the classes add up to the lanes ([`check_classes`]). Errors:
+    /// [`Error::InvalidArgument`] naming what does not fit.
+    pub fn returned(
+        lanes: LanePairs,
+        classes: Option<Vec<LanePairs>>,
+        cfg: &TrainConfig,
+    ) -> crate::Result<IterationCounts> {
+        let most = cfg.players.saturating_mul(cfg.deals);
+        let mut counts = IterationCounts::default();
+        for (map, pairs) in counts.lanes.iter_mut().zip(lanes) {
+            for (v, c) in pairs {
+                let slot = map.entry(v).or_insert(0);
+                *slot = slot.saturating_add(c);
+            }
+        }
+        let hands: Vec<u64> = (counts.lanes.iter())
+            .map(|l| l.values().fold(0u64, |a, &c| a.saturating_add(c)))
+            .collect();
+        if hands[1] != hands[0] || hands[2] != hands[0] || hands[0] > most as u64 {
+            return Err(Error::InvalidArgument {
+                message: format!(
+                    "count returned {} front, {} middle and {} back values; every lane counts \
+                     the same hands, at most {most}",
+                    hands[0], hands[1], hands[2]
+                ),
+            });
+        }
+        if let Some(classes) = classes {
+            check_classes(&pairs(&counts.lanes), &classes)?;
+            counts.classes = (classes.into_iter())
+                .map(|c| std::array::from_fn(|i| c[i].iter().copied().collect()))
+                .collect();
+        }
+        Ok(counts)
+    }
+
     /// Hands counted (the sum of one lane's counts).
     pub fn hands(&self) -> u64 {
         self.lanes[0].values().sum()
@@ -168,7 +237,7 @@ impl IterationCounts {
 
 /// The lane values played at deals `deals` (of `0..cfg.deals`) of iteration `it`, every
 /// hand arranged by `strategy` on `tables`, as `solve` arranges it (with card removal when
-/// the tables have it, [`crate::removal`]: the counts are of the strategy that is played, so
+/// the tables have it, [`crate::strategy::removal`]: the counts are of the strategy that is played, so
 /// the averaged tables are its fixed point). Deal `d` of iteration `it` is shuffled from its
 /// own seed, so the counts of a range do not depend on the other ranges or on the threads:
 /// splitting `0..cfg.deals` into ranges and adding their counts gives the counts of the
@@ -222,6 +291,52 @@ pub fn iteration_counts(
         counts.count(*v);
     }
     counts
+}
+
+/// The deals `start..stop` of a training iteration counted in shards, checked: `stop` in
+/// [`TRAIN_DEAL`], `start` from 0 to `stop` ([`Error::OutOfRange`]).
+pub fn deal_range(start: i64, stop: i64) -> crate::Result<Range<usize>> {
+    let stop = TRAIN_DEAL.index(stop)?;
+    let from = Limit {
+        key: "start",
+        min: 0,
+        max: stop as i64,
+    };
+    Ok(from.index(start)?..stop)
+}
+
+/// [`iteration_counts`] of iteration `iteration` (from 0) of a run of `players` seeded by
+/// `seed`, over `deals`, as a shard of a training run counts them: greedily (`greedy`) or
+/// by `ev` on `tables`. Errors: [`Error::BadPlayerCount`] for a table size the strategies do
+/// not price, [`Error::InvalidArgument`] for `ev` without tables.
+pub fn shard_counts(
+    rules: &Rules,
+    tables: Option<&LaneTables>,
+    greedy: bool,
+    (players, seed): (usize, u64),
+    iteration: usize,
+    deals: Range<usize>,
+) -> crate::Result<IterationCounts> {
+    check_table_size(players)?;
+    let (strategy, tables) = match (greedy, tables) {
+        (true, t) => (Strategy::Greedy, t.cloned().unwrap_or_default()),
+        (false, Some(t)) => (Strategy::Ev, t.clone()),
+        (false, None) => {
+            return Err(Error::InvalidArgument {
+                message: "ev needs the tables it answers (greedy=True plays without)".into(),
+            })
+        }
+    };
+    let cfg = TrainConfig {
+        players,
+        deals: deals.end,
+        iterations: iteration + 1,
+        tolerance: 0.0,
+        seed,
+    };
+    Ok(iteration_counts(
+        rules, &tables, strategy, &cfg, iteration, deals,
+    ))
 }
 
 /// Trains lane tables for `cfg.players` under `rules` (see the module docs). `warm`, when
@@ -583,5 +698,130 @@ mod tests {
         );
         assert_eq!(failed, Err("lost a worker"));
         assert_eq!(calls, 2);
+    }
+
+    #[test]
+    fn a_run_is_checked_before_it_starts() {
+        let rules = Rules {
+            players: vec![2, 3],
+            ..Rules::default()
+        };
+        let cfg = TrainConfig {
+            players: 2,
+            deals: 10,
+            iterations: 2,
+            tolerance: 0.0,
+            seed: 1,
+        };
+        assert_eq!(cfg.check(&rules), Ok(()));
+        let with = |f: &dyn Fn(&mut TrainConfig)| {
+            let mut c = cfg;
+            f(&mut c);
+            c.check(&rules).unwrap_err()
+        };
+        // Five players: not a size the strategies price; four: not one these rules allow.
+        let five = with(&|c| c.players = 5);
+        assert!(matches!(five, Error::BadPlayerCount { ref allowed, .. } if allowed == &[2, 3, 4]));
+        let four = with(&|c| c.players = 4);
+        assert!(matches!(four, Error::BadPlayerCount { ref allowed, .. } if allowed == &[2, 3]));
+        for (f, key) in [
+            (
+                &(|c: &mut TrainConfig| c.deals = 0) as &dyn Fn(&mut TrainConfig),
+                "deals",
+            ),
+            (&|c: &mut TrainConfig| c.deals = 100_000_001, "deals"),
+            (&|c: &mut TrainConfig| c.iterations = 0, "iterations"),
+            (&|c: &mut TrainConfig| c.iterations = 10_001, "iterations"),
+        ] {
+            assert!(matches!(with(f), Error::OutOfRange { key: ref k, .. } if k == key));
+        }
+        for t in [-0.5, f64::NAN, f64::INFINITY] {
+            let err = with(&|c| c.tolerance = t);
+            assert!(err
+                .to_string()
+                .starts_with("tolerance must be a number at least 0"));
+        }
+    }
+
+    #[test]
+    fn a_shard_names_its_bad_range_and_needs_tables_for_ev() {
+        assert_eq!(deal_range(3, 7), Ok(3..7));
+        assert_eq!(deal_range(0, 0), Ok(0..0));
+        let key = |r: crate::Result<Range<usize>>| match r.unwrap_err() {
+            Error::OutOfRange { key, .. } => key,
+            e => panic!("{e:?}"),
+        };
+        assert_eq!(key(deal_range(5, 4)), "start");
+        assert_eq!(key(deal_range(-1, 4)), "start");
+        assert_eq!(key(deal_range(0, 100_000_001)), "stop");
+        let rules = Rules::default();
+        let err = shard_counts(&rules, None, false, (2, 1), 0, 0..3).unwrap_err();
+        assert!(err.to_string().starts_with("ev needs the tables"));
+        let err = shard_counts(&rules, None, true, (5, 1), 0, 0..3).unwrap_err();
+        assert!(matches!(err, Error::BadPlayerCount { got: 5, .. }));
+        // Greedy without tables: the counts of iteration_counts itself.
+        let got = shard_counts(&rules, None, true, (2, 1), 0, 0..3).unwrap();
+        let cfg = TrainConfig {
+            players: 2,
+            deals: 3,
+            iterations: 1,
+            tolerance: 0.0,
+            seed: 1,
+        };
+        let want = iteration_counts(
+            &rules,
+            &LaneTables::default(),
+            Strategy::Greedy,
+            &cfg,
+            0,
+            0..3,
+        );
+        assert_eq!(got, want);
+        assert_eq!(got.hands(), 6);
+    }
+
+    #[test]
+    fn counts_returned_for_an_iteration_must_count_the_same_hands() {
+        // Two players, two deals: at most four hands.
+        let cfg = TrainConfig {
+            players: 2,
+            deals: 2,
+            iterations: 1,
+            tolerance: 0.0,
+            seed: 0,
+        };
+        let lanes =
+            |n: u64| -> LanePairs { [vec![(7, n)], vec![(9, n)], vec![(9, 1), (11, n - 1)]] };
+        let ok = IterationCounts::returned(lanes(4), None, &cfg).unwrap();
+        assert_eq!(ok.hands(), 4);
+        assert_eq!(ok.lanes[2], map(&[(9, 1), (11, 3)]));
+        // Repeated values add up.
+        let twice = IterationCounts::returned(
+            [vec![(7, 1), (7, 1)], vec![(9, 2)], vec![(9, 2)]],
+            None,
+            &cfg,
+        )
+        .unwrap();
+        assert_eq!(twice.lanes[0], map(&[(7, 2)]));
+        let err = IterationCounts::returned(lanes(5), None, &cfg).unwrap_err();
+        assert!(err.to_string().contains("at most 4"), "{err}");
+        let mut unequal = lanes(4);
+        unequal[2].pop();
+        let err = IterationCounts::returned(unequal, None, &cfg).unwrap_err();
+        assert!(err.to_string().contains("every lane counts the same hands"));
+        // Classes: sixteen that add up to the lanes, else named.
+        let mut classes: Vec<LanePairs> = vec![Default::default(); CLASSES];
+        classes[3] = lanes(4);
+        let with = IterationCounts::returned(lanes(4), Some(classes.clone()), &cfg).unwrap();
+        assert_eq!(with.classes.len(), CLASSES);
+        assert_eq!(with.classes[3][0], map(&[(7, 4)]));
+        let err = IterationCounts::returned(lanes(4), Some(classes[..15].to_vec()), &cfg);
+        assert!(err.unwrap_err().to_string().contains("16 classes, got 15"));
+        classes[3][1] = vec![(9, 3)];
+        let err = IterationCounts::returned(lanes(4), Some(classes), &cfg).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the classes' middle counts do not add up to the lane's counts"
+        );
     }
 }

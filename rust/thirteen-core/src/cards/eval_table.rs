@@ -1,5 +1,5 @@
 //! Table evaluation of 5- and 3-card hands (RULES.md 3): the same values as the straightforward
-//! evaluators of [`crate::eval`], read from tables indexed by a key of the hand's ranks.
+//! evaluators of [`super::reference`], read from tables indexed by a key of the hand's ranks.
 //!
 //! Each card contributes a `u32` ([`card_key`]): bits 0..19 hold the key of its rank, and a
 //! 3-bit field at bit `19 + 3 × suit` counts its suit. A hand's key is the sum of its cards'
@@ -25,8 +25,9 @@
 
 use std::sync::OnceLock;
 
-use crate::card::Card;
-use crate::eval::{evaluate3_reference, evaluate5_reference, HandValue, Wheel};
+use super::card::Card;
+use super::reference::{evaluate3_reference, evaluate5_reference};
+use super::value::{HandValue, Wheel};
 
 /// Rank keys, two first: each is the smallest number keeping the sums of any five ranks with
 /// repetition (up to five of a rank) distinct, so the sums of three are distinct too (two equal
@@ -98,7 +99,7 @@ pub struct Tables {
     values5: Box<[[[u32; SLOTS5]; 2]; 2]>,
     offsets3: Box<[u16; ROWS3]>,
     values3: Box<[u32; SLOTS3]>,
-    /// Per slot of `values3`: the value's [`crate::falling::three_key`].
+    /// Per slot of `values3`: the value's [`three_key`].
     keys3: Box<[u16; SLOTS3]>,
 }
 
@@ -225,7 +226,7 @@ fn build() -> Tables {
         let cards: [Card; 3] = cards_of(ranks, true).try_into().expect("three cards");
         let (s, v) = (slot(&offsets3, SHIFT3, sum), evaluate3_reference(&cards));
         values3[s] = v.0;
-        keys3[s] = crate::falling::three_key(v) as u16;
+        keys3[s] = three_key(v) as u16;
     }
     Tables {
         offsets5,
@@ -235,6 +236,92 @@ fn build() -> Tables {
         keys3,
     }
 }
+
+/// Keys of the 3-card values: 286 high cards, 169 places for a pair and its kicker, 13
+/// trips ([`three_key`]).
+pub(crate) const THREE_KEYS: usize = 468;
+
+/// `C(n, k)` for small arguments, at compile time.
+const fn choose(n: u16, k: u16) -> u16 {
+    if k > n {
+        return 0;
+    }
+    let (mut num, mut den, mut i) = (1u32, 1u32, 0u32);
+    while i < k as u32 {
+        num *= n as u32 - i;
+        den *= i + 1;
+        i += 1;
+    }
+    (num / den) as u16
+}
+
+/// The colex terms of the set bits of `bits`, rank `lowest + i` for bit `i` of `width`,
+/// when `seen` higher ranks came before: the `j`-th rank from the top, `r`, adds
+/// `C(r, 3 − j)` (the first three only); and how many ranks that makes.
+const fn colex_terms(bits: usize, lowest: u16, width: u16, seen: u16) -> (u16, u16) {
+    let (mut sum, mut seen, mut i) = (0u16, seen, width);
+    while i > 0 {
+        i -= 1;
+        if bits >> i & 1 == 1 {
+            if seen < 3 {
+                sum += choose(lowest + i, 3 - seen);
+            }
+            seen += 1;
+        }
+    }
+    (sum, seen)
+}
+
+/// The colex rank of a 3-rank mask, `C(r1, 3) + C(r2, 2) + C(r3, 1)` for ranks
+/// `r1 > r2 > r3`, in two table reads: `COLEX_HIGH[m >> 7]` holds the terms of the ranks 7
+/// to 12 and how many there are, `COLEX_LOW[that many][m & 127]` the terms of the rest.
+const COLEX_HIGH: [(u16, u16); 64] = {
+    let mut t = [(0u16, 0u16); 64];
+    let mut m = 0;
+    while m < 64 {
+        t[m] = colex_terms(m, 7, 6, 0);
+        m += 1;
+    }
+    t
+};
+const COLEX_LOW: [[u16; 128]; 4] = {
+    let mut t = [[0u16; 128]; 4];
+    let mut above = 0;
+    while above < 4 {
+        let mut m = 0;
+        while m < 128 {
+            t[above][m] = colex_terms(m, 0, 7, above as u16).0;
+            m += 1;
+        }
+        above += 1;
+    }
+    t
+};
+
+/// A 3-card value's place among all 3-card values, in value order, below [`THREE_KEYS`]:
+/// a high card by its three ranks' colex rank (the order of their rank masks), a pair by
+/// its rank then its kicker's, trips by rank. Any other value gets some key at most
+/// [`THREE_KEYS`] (the search's walk of the fronts checks the order it makes).
+#[inline]
+pub(crate) fn three_key(v: HandValue) -> usize {
+    let (cat, p, k) = (v.raw() >> 28, v.primary_mask(), v.kicker_mask());
+    let (sum, seen) = COLEX_HIGH[(p >> 7) as usize];
+    let high = (sum + COLEX_LOW[(seen & 3) as usize][(p & 127) as usize]) as usize;
+    // One rank bit's index (13 for none).
+    let rank = |m: u32| (m | 1 << 13).trailing_zeros() as usize;
+    let key = match cat {
+        0 => high,
+        1 => 286 + 13 * rank(p) + rank(k),
+        _ => 455 + rank(p),
+    };
+    key.min(THREE_KEYS)
+}
+
+/// Each three's place among the 3-card values ([`three_key`]), read from the evaluation
+/// tables beside its value ([`crate::split::HandSplits::three_keys`]): only the tables make
+/// them, so the search can take their order as exact without checking it.
+#[derive(Clone, Copy, Debug)]
+pub struct ThreeKeys<'a>(pub(crate) &'a [u16]);
 
 /// Number of 5-card subsets of a 13-card hand.
 pub const FIVES_OF_13: usize = 1287;
@@ -247,8 +334,8 @@ pub const THREES_OF_13: usize = 286;
 ///
 /// Subsets come in colexicographic order of their positions (`{0,1,2,3,4}`, `{0,1,2,3,5}`,
 /// `{0,1,2,4,5}`, ...), which is increasing order of their 13-bit position masks. Duplicate
-/// diamonds (extra deck) are fine; values equal [`crate::eval::evaluate5`] and
-/// [`crate::eval::evaluate3`] of each subset.
+/// diamonds (extra deck) are fine; values equal [`super::eval::evaluate5`] and
+/// [`super::eval::evaluate3`] of each subset.
 // Positions index the keys and size the runs at once (an iterator over the keys measured
 // about 1,800 instructions a hand more under cachegrind).
 #[allow(clippy::needless_range_loop)]
@@ -262,7 +349,7 @@ pub fn evaluate_subsets13(
 }
 
 /// As [`evaluate_subsets13`], also writing each 3-card subset's place among all 3-card
-/// values in value order ([`crate::falling::three_key`]), read from a table beside the
+/// values in value order ([`three_key`]), read from a table beside the
 /// values: what the search's walk of the fronts sorts by.
 pub(crate) fn evaluate_subsets13_keyed(
     cards: &[Card; 13],
@@ -340,8 +427,8 @@ fn subsets13(
 
 #[cfg(test)]
 mod tests {
+    use super::super::card::DeckKind;
     use super::*;
-    use crate::card::DeckKind;
     use rand::seq::SliceRandom;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
@@ -447,7 +534,7 @@ mod tests {
                     (five_k.to_vec(), three_k.to_vec())
                 );
                 for (v, &k) in three.iter().zip(&keys) {
-                    assert_eq!(k as usize, crate::falling::three_key(*v), "{v:?}");
+                    assert_eq!(k as usize, three_key(*v), "{v:?}");
                 }
             }
         }
@@ -456,7 +543,7 @@ mod tests {
     #[test]
     fn subsets_of_a_hand_with_every_category() {
         // Straight flush, wheel, flush with a pair (duplicate diamonds), quads, five of a kind.
-        let hand: [Card; 13] = crate::card::parse_cards("Ad Ad As Ah Ac 2d 3d 4d 5d 5d 9s 9h 9c")
+        let hand: [Card; 13] = crate::cards::parse_cards("Ad Ad As Ah Ac 2d 3d 4d 5d 5d 9s 9h 9c")
             .unwrap()
             .try_into()
             .unwrap();

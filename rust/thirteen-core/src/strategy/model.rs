@@ -1,21 +1,21 @@
 //! The `ev` strategy's model of a split's expected units (RULES.md 5) against the table:
-//! lanes independent, each lane's outcome from the lane tables ([`crate::lanes`]).
+//! lanes independent, each lane's outcome from the lane tables ([`crate::strategy::lanes`]).
 //!
 //! Against one opponent: the sum over lanes of `P(win) × my lane value − E[opponent's lane
 //! value when it wins]`, plus the scoop (打枪) term (`P(win all)` and `P(lose all)`, doubled
 //! lanes or bonus units), the majority bonus and a home-run (全垒打) term; times the number
 //! of opponents met. Every term is non-decreasing in each lane's value when the lane values
-//! never fall as the category rises, which makes the pruned search of [`crate::search`] exact.
+//! never fall as the category rises, which makes the pruned search of [`crate::strategy::search`] exact.
 //! After rounding too: a lane's P(win) and P(lose) are read from entries of the tables'
 //! cumulative sums (P(below), P(at most) = the next value's P(below)), never built from a
 //! P(equal), so that no term moves against the value by a unit in the last place.
 //!
-//! With card removal ([`crate::removal`]) each lane's outcome is weighed by the cards held:
+//! With card removal ([`crate::strategy::removal`]) each lane's outcome is weighed by the cards held:
 //! the opponent's lane is dealt from the unseen cards. The class rows below are not.
 //!
 //! The lanes of one opponent's hand are not independent (a strong front is often bought with
 //! a weak middle), so when the tables hold classes of the opponent's arrangement
-//! ([`crate::lanes::class_of`]) the events that need all three lanes (a scoop won or lost,
+//! ([`crate::strategy::lanes::class_of`]) the events that need all three lanes (a scoop won or lost,
 //! and the units paid when scooped) are priced as a mixture: lanes independent within a
 //! class, the classes weighted by how often they are played. Sums over the classes run in a
 //! fixed order on non-negative terms, so the score stays non-decreasing in each lane's value
@@ -24,14 +24,14 @@
 //! With classes, an opponent's home run that takes this seat in is priced too (all-pairs
 //! mode, at a table where a home run counts): the opponent scoops this seat (`P(lose all)`
 //! per class of its arrangement) and each other seat with its class's scoop rate
-//! ([`crate::lanes::LaneTables::class_scoops`]), taken as independent; the units it pays are
+//! ([`crate::strategy::lanes::LaneTables::class_scoops`]), taken as independent; the units it pays are
 //! subtracted. The seat's own home run is `P(win all)` to the power of the opponents met.
 
+use crate::cards::HandValue;
 use crate::error::Lane;
-use crate::eval::HandValue;
-use crate::lanes::{ClassRow, ClassRows, LaneTables, Ties, CLASSES};
-use crate::removal::Removal;
 use crate::rules::{BonusKind, HomeRun, Mode, Rules};
+use crate::strategy::lanes::{ClassRow, ClassRows, LaneTables, Ties, CLASSES};
+use crate::strategy::removal::Removal;
 
 /// The seat a hand is solved for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -87,7 +87,7 @@ pub(crate) fn features(
 
 /// [`features`] of a lane worth `units` (for the search's bounds, its
 /// [`lane_value_envelope`]); with `removal`, the opponent's lane is weighed by the cards
-/// held ([`crate::removal`]).
+/// held ([`crate::strategy::removal`]).
 pub(crate) fn features_worth(
     value: HandValue,
     lane: Lane,
@@ -138,7 +138,7 @@ pub(crate) fn features_worth(
 /// The categories a lane can hold under the rules' deck, low to high: the front has no
 /// straights, flushes or full houses, and five of a kind needs the extra diamonds.
 fn lane_categories(rules: &Rules, lane: Lane) -> &'static [usize] {
-    let five = rules.deck == crate::card::DeckKind::ExtraDiamonds;
+    let five = rules.deck == crate::cards::DeckKind::ExtraDiamonds;
     match (lane, five) {
         (Lane::Front, _) => &[0, 1, 3],
         (_, false) => &[0, 1, 2, 3, 4, 5, 6, 7, 8],
@@ -448,7 +448,7 @@ pub struct Explained {
 
 /// The model's terms for a split with lane values `values` (front, middle, back) held by a
 /// seat whose card-removal weights are `removal` ([`LaneTables::removal`], `None`: off).
-/// `units` is what [`crate::search::best_splits`] scores the split.
+/// `units` is what [`crate::strategy::search::best_splits`] scores the split.
 pub fn explain(
     values: [HandValue; 3],
     rules: &Rules,
@@ -498,10 +498,10 @@ pub(crate) fn lane_value_rises(rules: &Rules, lane: Lane) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::parse_cards;
-    use crate::eval::{evaluate3, evaluate5};
-    use crate::lanes::{class_of, LaneCounts};
+    use crate::cards::parse_cards;
+    use crate::cards::{evaluate3, evaluate5};
     use crate::rules::{Majority, Scoop};
+    use crate::strategy::lanes::{class_of, LaneCounts};
 
     #[test]
     fn pow_small_is_powi() {
@@ -520,7 +520,7 @@ mod tests {
     fn v5(text: &str) -> HandValue {
         evaluate5(
             &parse_cards(text).unwrap().try_into().unwrap(),
-            crate::eval::Wheel::Low,
+            crate::cards::Wheel::Low,
         )
     }
 

@@ -1,4 +1,4 @@
-//! A hand's 5- or 3-card subsets in falling value, for the search of [`crate::search`]:
+//! A hand's 5- or 3-card subsets in falling value, for the search of [`super`]:
 //! a counting sort on the value's top bits (the category and the highest deciding ranks),
 //! each bucket sorted only when a reader first reaches it. Each entry packs the value, the
 //! subset's position mask and its index, so a walk reads one word per subset.
@@ -7,8 +7,8 @@
 //! on that misses a set of positions: per 64 places, one bitset per position of the subsets
 //! holding it (built when first read), so 64 places are tested with a few word operations.
 
-use crate::eval::HandValue;
-use crate::split::ThreeKeys;
+use crate::cards::HandValue;
+use crate::cards::{three_key, ThreeKeys, THREE_KEYS};
 
 /// Bits of the value kept below the bucket number.
 const BUCKET_SHIFT: u32 = 22;
@@ -38,86 +38,6 @@ pub(crate) struct Falling {
     tested: (u32, usize, usize, u64),
     /// [`Falling::fill_threes`]'s key per subset.
     dense: Vec<u16>,
-}
-
-/// Keys of the 3-card values: 286 high cards, 169 places for a pair and its kicker, 13
-/// trips ([`three_key`]).
-const THREE_KEYS: usize = 468;
-
-/// `C(n, k)` for small arguments, at compile time.
-const fn choose(n: u16, k: u16) -> u16 {
-    if k > n {
-        return 0;
-    }
-    let (mut num, mut den, mut i) = (1u32, 1u32, 0u32);
-    while i < k as u32 {
-        num *= n as u32 - i;
-        den *= i + 1;
-        i += 1;
-    }
-    (num / den) as u16
-}
-
-/// The colex terms of the set bits of `bits`, rank `lowest + i` for bit `i` of `width`,
-/// when `seen` higher ranks came before: the `j`-th rank from the top, `r`, adds
-/// `C(r, 3 − j)` (the first three only); and how many ranks that makes.
-const fn colex_terms(bits: usize, lowest: u16, width: u16, seen: u16) -> (u16, u16) {
-    let (mut sum, mut seen, mut i) = (0u16, seen, width);
-    while i > 0 {
-        i -= 1;
-        if bits >> i & 1 == 1 {
-            if seen < 3 {
-                sum += choose(lowest + i, 3 - seen);
-            }
-            seen += 1;
-        }
-    }
-    (sum, seen)
-}
-
-/// The colex rank of a 3-rank mask, `C(r1, 3) + C(r2, 2) + C(r3, 1)` for ranks
-/// `r1 > r2 > r3`, in two table reads: `COLEX_HIGH[m >> 7]` holds the terms of the ranks 7
-/// to 12 and how many there are, `COLEX_LOW[that many][m & 127]` the terms of the rest.
-const COLEX_HIGH: [(u16, u16); 64] = {
-    let mut t = [(0u16, 0u16); 64];
-    let mut m = 0;
-    while m < 64 {
-        t[m] = colex_terms(m, 7, 6, 0);
-        m += 1;
-    }
-    t
-};
-const COLEX_LOW: [[u16; 128]; 4] = {
-    let mut t = [[0u16; 128]; 4];
-    let mut above = 0;
-    while above < 4 {
-        let mut m = 0;
-        while m < 128 {
-            t[above][m] = colex_terms(m, 0, 7, above as u16).0;
-            m += 1;
-        }
-        above += 1;
-    }
-    t
-};
-
-/// A 3-card value's place among all 3-card values, in value order, below [`THREE_KEYS`]:
-/// a high card by its three ranks' colex rank (the order of their rank masks), a pair by
-/// its rank then its kicker's, trips by rank. Any other value gets some key at most
-/// [`THREE_KEYS`] ([`Falling::fill_threes`] checks the order it makes).
-#[inline]
-pub(crate) fn three_key(v: HandValue) -> usize {
-    let (cat, p, k) = (v.raw() >> 28, v.primary_mask(), v.kicker_mask());
-    let (sum, seen) = COLEX_HIGH[(p >> 7) as usize];
-    let high = (sum + COLEX_LOW[(seen & 3) as usize][(p & 127) as usize]) as usize;
-    // One rank bit's index (13 for none).
-    let rank = |m: u32| (m | 1 << 13).trailing_zeros() as usize;
-    let key = match cat {
-        0 => high,
-        1 => 286 + 13 * rank(p) + rank(k),
-        _ => 455 + rank(p),
-    };
-    key.min(THREE_KEYS)
 }
 
 /// How many entries of a large bucket (more than twice this) [`Falling::sort_to`] picks
@@ -660,9 +580,9 @@ mod tests {
         // Every 3-card subset of random hands of 13 to 16 cards (15 and 16 from the deck
         // with extra diamonds, so some cards come twice), against a full sort of the entries;
         // then hands whose ranks repeat most (trips, many pairs), where ties are common.
-        use crate::card::{parse_cards, Card, DeckKind};
+        use crate::cards::evaluate3;
+        use crate::cards::{parse_cards, Card, DeckKind};
         use crate::deal::{rng_for, shuffle};
-        use crate::eval::evaluate3;
         let check = |cards: &[Card]| {
             let n = cards.len();
             let masks: Vec<u32> = (0u32..1 << n).filter(|m| m.count_ones() == 3).collect();
@@ -698,7 +618,7 @@ mod tests {
             // 13 cards: the same order from the keys the tables give beside the values,
             // taken unchecked.
             if let Ok(hand) = <[Card; 13]>::try_from(cards) {
-                let splits = crate::split::HandSplits::new(&hand, crate::eval::Wheel::Low);
+                let splits = crate::split::HandSplits::new(&hand, crate::cards::Wheel::Low);
                 assert_eq!(splits.three_values(), &values[..]);
                 f.fill(&values, &tails(&masks));
                 f.fill_threes(&values, &tails(&masks), Some(splits.three_keys()));
@@ -733,8 +653,8 @@ mod tests {
     #[test]
     fn three_card_keys_are_in_value_order() {
         // Every 3-card value in increasing order gets an increasing key below the bound.
-        use crate::card::DeckKind;
-        use crate::eval::evaluate3;
+        use crate::cards::evaluate3;
+        use crate::cards::DeckKind;
         let d = DeckKind::Standard.cards();
         let mut values: Vec<HandValue> = Vec::new();
         for a in 0..52 {

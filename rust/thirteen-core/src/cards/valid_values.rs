@@ -11,9 +11,10 @@
 
 use std::sync::OnceLock;
 
-use crate::card::{Card, Rank, Suit};
+use super::card::{Card, Rank, Suit};
+use super::eval::{evaluate3, evaluate5};
+use super::value::{HandValue, Wheel};
 use crate::error::{Error, Result};
-use crate::eval::{evaluate3, evaluate5, HandValue, Wheel};
 
 /// The rank multisets of `size` cards with no rank more than `most` times, as rank indices
 /// low to high.
@@ -129,8 +130,8 @@ impl HandValue {
 
 #[cfg(test)]
 mod tests {
+    use super::super::value::Category;
     use super::*;
-    use crate::eval::Category;
 
     #[test]
     fn as_many_values_as_hand_classes() {

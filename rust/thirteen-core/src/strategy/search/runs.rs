@@ -1,4 +1,4 @@
-//! Runs of backs that differ only in their kickers, for the search of [`crate::search`].
+//! Runs of backs that differ only in their kickers, for the search of [`super`].
 //!
 //! The 13-card walk meets its backs in falling value, so the backs of one category and
 //! deciding ranks (one pair of jacks, say) come one after another: a run. When the hand holds
@@ -13,9 +13,9 @@
 //! kickers of 8), 21 (trips, two of 7) or 6 (two pair or quads, one of 6)
 //! ([`Run::splits`]). Those ways are the run's splits with that front, each once.
 
-use crate::card::Card;
-use crate::eval::{Category, HandValue, PRIMARY_SHIFT};
-use crate::search::middle_under;
+use super::subsets::middle_under;
+use crate::cards::Card;
+use crate::cards::{Category, HandValue, PRIMARY_SHIFT};
 use crate::split::{subset_index, ALL_POSITIONS};
 
 /// Most ways to give a run's back its kickers, with one front placed: `C(8, 3)`.
@@ -146,7 +146,7 @@ impl Run {
 #[cfg(test)]
 pub(crate) fn few_ranks(
     rng: &mut rand_chacha::ChaCha20Rng,
-    deck: crate::card::DeckKind,
+    deck: crate::cards::DeckKind,
     ranks: usize,
 ) -> [Card; 13] {
     let mut cards = deck.cards();
@@ -164,9 +164,9 @@ pub(crate) fn few_ranks(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::card::{parse_cards, DeckKind};
+    use crate::cards::Wheel;
+    use crate::cards::{parse_cards, DeckKind};
     use crate::deal::rng_for;
-    use crate::eval::Wheel;
     use crate::split::HandSplits;
 
     fn hand(text: &str) -> [Card; 13] {
@@ -177,7 +177,7 @@ mod tests {
     fn five(h: &[Card; 13], text: &str) -> HandValue {
         let c: [Card; 5] = parse_cards(text).unwrap().try_into().unwrap();
         assert!(c.iter().all(|x| h.contains(x)));
-        crate::eval::evaluate5(&c, Wheel::Low)
+        crate::cards::evaluate5(&c, Wheel::Low)
     }
 
     #[test]
@@ -231,8 +231,8 @@ mod tests {
             let h = few_ranks(&mut rng, deck, 5 + case % 3);
             let s = HandSplits::new(&h, Wheel::Low);
             let (v5, v3) = (s.five_values(), s.three_values());
-            let fives = &crate::search::subsets(13).five;
-            let threes = &crate::search::subsets(13).three;
+            let fives = &crate::strategy::search::subsets(13).five;
+            let threes = &crate::strategy::search::subsets(13).three;
             let mut out = [(0, 0, 0); MOST_WAYS];
             for &back in fives {
                 let Some(run) = Run::of(&h, v5[subset_index(back)]) else {

@@ -1,0 +1,229 @@
+//! Training the lane tables by self-play: whole runs, and the counts of a range of deals for
+//! training in shards.
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use thirteen_core as core;
+use thirteen_core::limits::{Limit, TRAIN_DEAL, TRAIN_DEALS, TRAIN_ITERATION, TRAIN_ITERATIONS};
+use thirteen_core::Lane;
+use thirteen_core::LaneTables;
+use thirteen_core::{IterationCounts, IterationReport, Strategy, TrainConfig};
+
+use crate::convert::{seed_value, with_rules, Int};
+use crate::errors::{to_pyerr, IntoPy};
+use crate::lane_tables::{class_pairs, lane_pairs, lanes_dict, rules_object, PyLaneTables};
+
+/// Builds lane tables for ``rules`` by self-play, without the GIL and on every core:
+/// ``iterations`` rounds of ``deals`` random tables of ``players``; round 0 arranges with the
+/// greedy strategy, later rounds with ``ev`` on the previous round's tables (RULES.md 7 deal).
+/// Raises ``PlayerCountError`` for a table size ``rules`` do not allow, ``LimitError`` for ``deals``
+/// outside 1 to 10**8 or ``iterations`` outside 1 to 10**4, ``ThirteenError`` for a ``seed``
+/// outside 0 to 2**64 − 1, ``TypeError`` for a non-integer.
+#[pyfunction]
+#[pyo3(
+    signature = (rules = None, *, players = Int::of(4), deals = Int::of(20000), iterations = Int::of(3), seed = None),
+    text_signature = "(rules=None, *, players=4, deals=20000, iterations=3, seed=0)"
+)]
+fn build_tables(
+    py: Python<'_>,
+    rules: Option<&Bound<'_, PyAny>>,
+    players: Int,
+    deals: Int,
+    iterations: Int,
+    seed: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyLaneTables> {
+    let deals = deals.index(py, &TRAIN_DEALS)?;
+    let iterations = iterations.index(py, &TRAIN_ITERATIONS)?;
+    let seed = seed.map_or(Ok(0), |s| seed_value(py, s))?;
+    with_rules(rules, |r| {
+        // A table size the rules allow: no more cards dealt than the deck holds.
+        let players = players.table_size(py, r)?;
+        let counts = py.detach(|| core::build_tables(r, players, deals, iterations, seed));
+        Ok(PyLaneTables {
+            tables: LaneTables::from_counts(&counts, r),
+            counts,
+            rules: rules_object(rules)?,
+        })
+    })
+}
+
+/// Trains lane tables for ``rules`` by fictitious play (the engine behind ``thirteen.train``),
+/// without the GIL and on every core: ``players`` table size, ``deals`` random tables per
+/// iteration, at most ``iterations``, stopping once an iteration changes the tables by less
+/// than ``tolerance`` (a Kolmogorov–Smirnov distance); ``warm`` tables play iteration 0;
+/// ``report(iteration, hands, change, gap)`` is called after each iteration and stops the run
+/// when it returns a false value. ``count(iteration, greedy, tables)``, when given, counts
+/// each iteration's deals instead of this process (elsewhere, in ranges): it must return what
+/// ``iteration_counts`` returns for deals ``0`` to ``deals`` of that iteration (``tables``:
+/// ``None`` for the greedy iteration 0). Raises what ``report`` or ``count`` raise;
+/// ``ThirteenError`` for counts of another shape or more hands than the deals hold.
+#[pyfunction]
+#[pyo3(signature = (rules, *, players, deals, iterations, tolerance, seed, warm = None, report = None, count = None))]
+#[allow(clippy::too_many_arguments)]
+fn train(
+    py: Python<'_>,
+    rules: Option<&Bound<'_, PyAny>>,
+    players: usize,
+    deals: usize,
+    iterations: usize,
+    tolerance: f64,
+    seed: u64,
+    warm: Option<&Bound<'_, PyLaneTables>>,
+    report: Option<Py<PyAny>>,
+    count: Option<Py<PyAny>>,
+) -> PyResult<PyLaneTables> {
+    let cfg = TrainConfig {
+        players,
+        deals,
+        iterations,
+        tolerance,
+        seed,
+    };
+    let warm_counts = warm.map(|w| w.get().counts.clone());
+    let kept = rules_object(rules)?;
+    with_rules(rules, |r| {
+        cfg.check(r).py_err(py)?;
+        let mut failure: Option<PyErr> = None;
+        let on_report = |it: &IterationReport| {
+            let Some(report) = &report else { return true };
+            Python::attach(|py| {
+                match report
+                    .call1(py, (it.iteration, it.hands, it.change, it.gap))
+                    .and_then(|v| v.is_truthy(py))
+                {
+                    Ok(go_on) => go_on,
+                    Err(e) => {
+                        failure = Some(e);
+                        false
+                    }
+                }
+            })
+        };
+        let counts = py.detach(|| match &count {
+            None => Ok(core::train(r, &cfg, warm_counts.as_ref(), on_report)),
+            Some(count) => core::train_with(
+                r,
+                &cfg,
+                warm_counts.as_ref(),
+                |it, strategy, tables, built| {
+                    Python::attach(|py| {
+                        let tables = built
+                            .map(|c| PyLaneTables {
+                                tables: tables.clone(),
+                                counts: c.clone(),
+                                rules: kept.as_ref().map(|k| k.clone_ref(py)),
+                            })
+                            .map(|t| Py::new(py, t))
+                            .transpose()?;
+                        let greedy = strategy == Strategy::Greedy;
+                        let out = count.call1(py, (it, greedy, tables))?;
+                        counts_from_py(py, out.bind(py), &cfg)
+                    })
+                },
+                on_report,
+            ),
+        });
+        if let Some(e) = failure {
+            return Err(e);
+        }
+        let counts = counts?;
+        Ok(PyLaneTables {
+            tables: LaneTables::from_counts(&counts, r),
+            counts,
+            rules: rules_object(rules)?,
+        })
+    })
+}
+
+/// The counts a ``count`` callback of ``train`` returned: a dict of the three lanes'
+/// ``(value, count)`` pairs, and of their classes' (``TypeError`` for another shape; the
+/// core checks that the lanes count the same hands, no more than an iteration of ``cfg``).
+fn counts_from_py(
+    py: Python<'_>,
+    out: &Bound<'_, PyAny>,
+    cfg: &TrainConfig,
+) -> PyResult<IterationCounts> {
+    let bad = |message: String| to_pyerr(py, thirteen_core::Error::InvalidArgument { message });
+    let dict = out.cast::<PyDict>().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "count must return a dict of the lanes' counts, not {}",
+            out.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })?;
+    let classes = dict.get_item("classes")?;
+    if dict.len() != 3 + classes.is_some() as usize {
+        return Err(bad(format!(
+            "count must return the counts of front, middle and back (and of their classes), \
+             got {} keys",
+            dict.len()
+        )));
+    }
+    let mut lanes: [Vec<(u32, u64)>; 3] = Default::default();
+    for (i, lane) in Lane::ALL.iter().enumerate() {
+        let Some(pairs) = dict.get_item(lane.key())? else {
+            return Err(bad(format!("count returned no {} counts", lane.key())));
+        };
+        lanes[i] = lane_pairs(py, pairs.extract()?, lane.size())?;
+    }
+    let classes = classes.map(|c| class_pairs(py, &c)).transpose()?;
+    IterationCounts::returned(lanes, classes, cfg).py_err(py)
+}
+
+/// The lane values played at deals ``start`` to ``stop`` (not included) of training
+/// iteration ``iteration`` (as ``train`` with ``players`` and ``seed`` deals them), every hand
+/// arranged greedily (``greedy``) or by ``ev`` on ``tables``, on every core without the GIL:
+/// ``{"front": [(value, count), ...], "middle": ..., "back": ...}``, sorted by value.
+/// Counts of consecutive ranges add up to the counts of the whole iteration. Raises
+/// ``PlayerCountError``, ``LimitError`` (``start`` after ``stop``, ``stop`` above 10**8,
+/// ``iteration`` above 10**4), ``ThirteenError`` (``ev`` without tables).
+#[pyfunction]
+#[pyo3(signature = (rules, tables, *, players, seed, iteration, greedy, start, stop))]
+#[allow(clippy::too_many_arguments)]
+fn iteration_counts<'py>(
+    py: Python<'py>,
+    rules: Option<&Bound<'py, PyAny>>,
+    tables: Option<&Bound<'py, PyLaneTables>>,
+    players: usize,
+    seed: u64,
+    iteration: Int,
+    greedy: bool,
+    start: Int,
+    stop: Int,
+) -> PyResult<Bound<'py, PyDict>> {
+    let from = Limit {
+        key: "start",
+        ..TRAIN_DEAL
+    };
+    let deals = core::deal_range(start.value(py, &from)?, stop.value(py, &TRAIN_DEAL)?);
+    let iteration = iteration.index(py, &TRAIN_ITERATION);
+    let tables = tables.map(|t| &t.get().tables);
+    with_rules(rules, |r| {
+        let (deals, iteration) = (deals.py_err(py)?, iteration?);
+        let counts = py.detach(|| {
+            let run = (players, seed);
+            core::shard_counts(r, tables, greedy, run, iteration, deals)
+        });
+        let counts = counts.py_err(py)?;
+        let d = lanes_dict(py, &counts.lanes)?;
+        if !counts.classes.is_empty() {
+            let classes = counts
+                .classes
+                .iter()
+                .map(|c| lanes_dict(py, c))
+                .collect::<PyResult<Vec<_>>>()?;
+            d.set_item("classes", classes)?;
+        }
+        Ok(d)
+    })
+}
+
+/// Registers the training functions.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(build_tables, m)?)?;
+    m.add_function(wrap_pyfunction!(train, m)?)?;
+    m.add_function(wrap_pyfunction!(iteration_counts, m)?)?;
+    Ok(())
+}

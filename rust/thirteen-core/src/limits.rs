@@ -21,6 +21,7 @@
 use std::fmt::Display;
 
 use crate::error::{Error, Result};
+use crate::given::Given;
 
 /// An inclusive range an integer argument must lie in, and the name it is reported under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +50,30 @@ impl Limit {
         usize::try_from(v).map_err(|_| self.error(value))
     }
 
+    /// The integer `given`, checked ([`Limit::check`]; one beyond 64 bits is out of range).
+    pub fn given(&self, given: &Given) -> Result<i64> {
+        self.fits(given).and_then(|v| self.check(v))
+    }
+
+    /// [`Limit::given`] for a count or a seat, as `usize`.
+    pub fn given_index(&self, given: &Given) -> Result<usize> {
+        self.fits(given).and_then(|v| self.index(v))
+    }
+
+    /// The value of `given` when it fits in 64 bits, its range unchecked (the callee checks
+    /// it where it is used, in its documented order); else the error naming this limit.
+    pub fn fits(&self, given: &Given) -> Result<i64> {
+        match given {
+            Given::Int(v) => Ok(*v),
+            Given::Beyond(text) => Err(self.error(text)),
+        }
+    }
+
+    /// [`Limit::fits`] for each integer given, in order.
+    pub fn fits_all(&self, given: &[Given]) -> Result<Vec<i64>> {
+        given.iter().map(|g| self.fits(g)).collect()
+    }
+
     /// The error for `value` (any text, e.g. an integer too large for `i64`).
     pub fn error(&self, value: impl Display) -> Error {
         self.error_at(self.key, value)
@@ -71,6 +96,27 @@ impl Limit {
             min: 0,
             max: i64::MAX,
         }
+    }
+}
+
+/// Seats and sizes a caller names, each any integer `>= 0` where a bound is checked at once,
+/// and checked against the table (or the hand) by the callee otherwise: the banker's seat,
+/// the seats that surrendered or escaped, a leaver's seat, a hand's size.
+pub const BANKER: Limit = Limit::count("banker");
+/// See [`BANKER`].
+pub const SURRENDERED: Limit = Limit::count("surrendered");
+/// See [`BANKER`].
+pub const ESCAPED: Limit = Limit::count("escaped");
+/// See [`BANKER`].
+pub const LEAVER: Limit = Limit::count("leaver");
+/// See [`BANKER`].
+pub const SIZE: Limit = Limit::count("size");
+
+/// The error for a seed that is not an integer from 0 to 2**64 − 1 (`shown` as given): seeds
+/// key the deal's generator (RULES.md 7) and take every `u64`.
+pub fn seed_error(shown: impl Display) -> Error {
+    Error::InvalidArgument {
+        message: format!("a seed is an integer from 0 to 2**64 - 1, got {shown}"),
     }
 }
 
@@ -116,6 +162,12 @@ pub const TRAIN_DEAL: Limit = Limit {
     key: "stop",
     min: 0,
     max: 100_000_000,
+};
+
+/// The first deal of a range counted in shards (up to [`TRAIN_DEAL`]).
+pub const TRAIN_START: Limit = Limit {
+    key: "start",
+    ..TRAIN_DEAL
 };
 
 /// A training iteration counted in shards (iteration 0 is the first).

@@ -335,12 +335,7 @@ pub fn iteration_counts(
 /// [`TRAIN_DEAL`], `start` from 0 to `stop` ([`Error::OutOfRange`]).
 pub fn deal_range(start: i64, stop: i64) -> crate::Result<Range<usize>> {
     let stop = TRAIN_DEAL.index(stop)?;
-    let from = Limit {
-        key: "start",
-        min: 0,
-        max: stop as i64,
-    };
-    Ok(from.index(start)?..stop)
+    Ok(Limit::new("start", 0, stop as i64).index(start)?..stop)
 }
 
 /// [`iteration_counts`] of iteration `iteration` (from 0) of a run of `players` seeded by

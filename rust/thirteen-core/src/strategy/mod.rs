@@ -6,6 +6,7 @@
 pub mod ev;
 pub mod greedy;
 pub mod keep;
+pub mod lane_counts;
 pub mod lanes;
 pub mod mc;
 pub mod model;

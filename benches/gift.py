@@ -81,9 +81,12 @@ class Engine:
             return self.made[key]
         start = time.process_time()
         if self.search is None:
-            cards = thirteen.gift(hand, self.rules, players=self.players, seed=seed, tables=self.tables).cards
+            g = thirteen.gift(hand, self.rules, players=self.players, seed=seed, tables=self.tables)
+            cards = g.cards
         else:
-            ranked = _core._gift(list(hand), self.rules, self.tables, self.players, False, seed, 1, None, self.search)
+            ranked = _core._gift(
+                list(hand), self.rules, self.tables, self.players, False, seed, 1, None, self.search
+            )
             cards = tuple(ranked[0][0])
         self.cost.append(time.process_time() - start)
         self.sizes[len(cards)] += 1
@@ -185,7 +188,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--hands", type=int, default=600)
     ap.add_argument("--iterations", type=int, default=8)
     ap.add_argument("--start", metavar="FILE", help="--fit from the model of an earlier --fit --json")
-    ap.add_argument("--versus", metavar="SEARCH", help="the engine against another search effort: screen,shortlist,finalists,final")
+    ap.add_argument(
+        "--versus", metavar="SEARCH",
+        help="the engine against another search effort: screen,shortlist,finalists,final",
+    )
     ap.add_argument("--json", metavar="FILE")
     args = ap.parse_args(argv)
     rules = RuleSet.preset("kaixin-swap")

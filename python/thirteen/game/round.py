@@ -682,7 +682,8 @@ class Round(saves.JsonSave):
 
         Every seat still in must have submitted or surrendered; disconnected seats that
         have not are auto-arranged (reason ``"disconnect"``), and with ``auto_missing``
-        the other missing seats too (reason ``"timeout"``). Escaped seats are left out of
+        the other missing seats too (reason ``"timeout"``), as :meth:`auto` plays (a seat
+        surrenders where the rules allow it and that loses less). Escaped seats are left out of
         the showdown and pay their escape penalty. Money is :func:`thirteen.money` of the
         units (escape payments included) with the round's stake and rake.
 

@@ -47,6 +47,8 @@ pub use special::{
 };
 pub use split::{HandSplits, Split, SplitFilter};
 pub use strategy::ev::{ev_scan, explain_arrangement, solve_ev, Choice};
+pub use strategy::gift::{gift, Gift, GiftOptions, GiftSearch};
+pub use strategy::gift_model::GiftModel;
 pub use strategy::greedy::solve_greedy;
 pub use strategy::lanes::{LaneCounts, LanePairs, LaneTables};
 pub use strategy::mc::solve_mc;
@@ -58,6 +60,7 @@ pub use strategy::search::{
 pub use strategy::solve::{
     batch_arrays, complete, solve, solve_batch, SolveOptions, Solved, Strategy, MC_CANDIDATES,
 };
+pub use strategy::surrender::{surrender_expected, surrenders};
 pub use strategy::train::{
     build_tables, deal_range, shard_counts, train, train_with, IterationCounts, IterationReport,
     TrainConfig,

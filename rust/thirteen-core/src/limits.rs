@@ -128,6 +128,14 @@ pub const COMPLETE_KEEP_LIMIT: Limit = Limit::new("limit", 1, 10_000);
 /// Most plays a solve ranks (`top`, `hints`' `n`).
 pub const SOLVE_TOP: Limit = Limit::new("top", 1, 1_000);
 
+/// Most gifts a swap-three decision ranks (`top`, the gift hints' `n`): each is valued on
+/// fresh pools ([`crate::strategy::gift`]).
+pub const GIFT_TOP: Limit = Limit {
+    key: "top",
+    min: 1,
+    max: 10,
+};
+
 /// Most samples of the `mc` strategy.
 pub const MC_SAMPLES: Limit = Limit::new("samples", 1, 10_000_000);
 

@@ -7,12 +7,14 @@ mod convert;
 mod dealing;
 mod enums;
 mod errors;
+mod gifts;
 mod lane_tables;
 mod pickle;
 mod rules;
 mod settlement;
 mod solving;
 mod specials;
+mod surrender;
 mod training;
 mod values;
 
@@ -64,6 +66,10 @@ mod _core {
     };
     #[pymodule_export]
     use crate::specials::{compare_specials, find_special, held_specials, PySpecialHand};
+    #[pymodule_export]
+    use crate::gifts::_gift;
+    #[pymodule_export]
+    use crate::surrender::_surrender_expected;
     #[pymodule_export]
     use crate::training::{build_tables, iteration_counts, train};
     #[pymodule_export]

@@ -57,4 +57,3 @@ pub(crate) fn _gift<'py>(
             .collect()
     })
 }
-

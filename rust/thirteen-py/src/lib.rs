@@ -51,6 +51,8 @@ mod _core {
     #[pymodule_export]
     use crate::dealing::{deal, swap_cards, PyDeal};
     #[pymodule_export]
+    use crate::gifts::_gift;
+    #[pymodule_export]
     use crate::lane_tables::PyLaneTables;
     #[pymodule_export]
     use crate::pickle::_restore;
@@ -66,8 +68,6 @@ mod _core {
     };
     #[pymodule_export]
     use crate::specials::{compare_specials, find_special, held_specials, PySpecialHand};
-    #[pymodule_export]
-    use crate::gifts::_gift;
     #[pymodule_export]
     use crate::surrender::_surrender_expected;
     #[pymodule_export]

@@ -22,4 +22,3 @@ pub(crate) fn _surrender_expected(
     let ctx = SolveOptions::new(players, banker).py_err(py)?.ctx;
     with_rules(rules, |r| Ok(core::surrender_expected(r, ctx)))
 }
-

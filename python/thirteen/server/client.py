@@ -41,9 +41,10 @@ class TableClient:
     session's private key: with ``session``, what resumes it), ``key`` (this connection's
     signing key, from ``welcome``), ``player``, ``state`` (the last ``state`` frame),
     ``you`` (the last ``you`` frame), ``frames`` (every frame read, in order), ``seq`` (the
-    last sequence number sent)."""
+    last sequence number sent). With ``keep_frames=False`` (long load runs) ``frames`` keeps
+    only the ``hello``."""
 
-    def __init__(self, ws: Any, hello: Frame) -> None:
+    def __init__(self, ws: Any, hello: Frame, *, keep_frames: bool = True) -> None:
         self.ws = ws
         self.nonce: str = hello["nonce"]
         self.session: Optional[str] = None
@@ -54,6 +55,7 @@ class TableClient:
         self.you: Optional[Frame] = None
         self.frames: List[Frame] = [hello]
         self.seq = 0
+        self.keep_frames = keep_frames
         self._backlog: List[Frame] = []
 
     @classmethod
@@ -65,10 +67,12 @@ class TableClient:
         origin: Optional[str] = None,
         headers: Optional[Dict[str, str]] = None,
         local_address: Optional[str] = None,
+        keep_frames: bool = True,
     ) -> "TableClient":
         """Opens a connection and reads its ``hello``: ``origin`` is sent as its Origin
         header, ``headers`` with the handshake, ``local_address`` is the address it
-        connects from (e.g. another loopback address, ``127.0.0.2``)."""
+        connects from (e.g. another loopback address, ``127.0.0.2``); ``keep_frames``:
+        whether :attr:`frames` records every frame read."""
         extra: Dict[str, Any] = {}
         if local_address is not None:
             extra["local_addr"] = (local_address, 0)
@@ -84,7 +88,7 @@ class TableClient:
             **extra,
         )
         hello = json.loads(await asyncio.wait_for(ws.recv(), timeout))
-        return cls(ws, hello)
+        return cls(ws, hello, keep_frames=keep_frames)
 
     async def close(self) -> None:
         await self.ws.close()
@@ -163,7 +167,8 @@ class TableClient:
         return frame
 
     def _note(self, frame: Frame) -> None:
-        self.frames.append(frame)
+        if self.keep_frames:
+            self.frames.append(frame)
         if frame["type"] == "state":
             self.state = frame
         elif frame["type"] == "you":

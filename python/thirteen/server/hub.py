@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Dict, Optional, TypeVar
 
 from thirteen import Round, solve
+from thirteen.server.commits import Committer
 from thirteen.server.config import RoomConfig
 from thirteen.server.refusals import GameError
 from thirteen.server.room import Room
@@ -46,6 +47,7 @@ class Hub:
         self.store = Store(settings.db)
         workers = 1 if self.store.sqlite else 4
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="thirteen-db")
+        self.committer = Committer(self.store, self.executor)
         self.rooms: Dict[str, Room] = {}
         self.lock = asyncio.Lock()
         self.sweeper: Optional[asyncio.Task[None]] = None
@@ -86,7 +88,9 @@ class Hub:
         self.store.close()
 
     def _run(self, stored: StoredRoom) -> Room:
-        room = Room(stored, self.store, self.executor, max_spectators=self.settings.max_spectators)
+        room = Room(
+            stored, self.store, self.executor, committer=self.committer, max_spectators=self.settings.max_spectators
+        )
         self.rooms[room.id] = room
         room.task = asyncio.create_task(room.run(), name=f"room {room.id}")
         return room

@@ -28,10 +28,11 @@ from typing import Any, Callable, Dict, List, Optional, Set, Tuple, TypeVar, cas
 
 from thirteen import Declaration, PlayerId, Table, ThirteenError, TableError, parse_cards, solve
 from thirteen.server.config import RoomConfig
-from thirteen.server.protocol import encode_text
 from thirteen.server.refusals import GameError
-from thirteen.server.store import HOUSE, Move, Store, StoredRoom
+from thirteen.server.commits import Committer
+from thirteen.server.store import HOUSE, Change, Move, Store, StoredRoom
 from thirteen.server.views import is_ai, play_dict, result_frame, state_frame, you_frame
+from thirteen.server.wire import Wire, wire
 
 __all__ = ["Room", "Client", "GameError"]
 
@@ -40,13 +41,16 @@ log = logging.getLogger("thirteen.server")
 
 
 class Client:
-    """One live connection of a player: frames to it are texts put on a queue that one
-    task writes to the socket (``send``: the same text object for every client of a
-    broadcast)."""
+    """One live connection of a player: ``send`` queues an encoded frame to it (the same
+    :class:`Wire` for every client of a broadcast); ``you`` is the last ``you`` frame sent
+    to it (a frame that did not change is not sent again)."""
 
-    def __init__(self, player: str, send: Callable[[str], None]) -> None:
+    __slots__ = ("player", "send", "you")
+
+    def __init__(self, player: str, send: Callable[[Wire], None]) -> None:
         self.player = player
         self.send = send
+        self.you: Optional[bytes] = None
 
 
 class Room:
@@ -56,14 +60,25 @@ class Room:
         stored: the room as saved.
         store: the database.
         executor: where database calls run (one thread for SQLite).
+        committer: the process's group commit (:mod:`thirteen.server.commits`; one of
+            the room's own when omitted).
         max_spectators: connections of people not seated (:meth:`admit` refuses more).
     """
 
-    def __init__(self, stored: StoredRoom, store: Store, executor: Executor, *, max_spectators: int = 50) -> None:
+    def __init__(
+        self,
+        stored: StoredRoom,
+        store: Store,
+        executor: Executor,
+        *,
+        committer: Optional[Committer] = None,
+        max_spectators: int = 50,
+    ) -> None:
         self.id = stored.id
         self.config = RoomConfig.from_dict(stored.config)
         self.store = store
         self.executor = executor
+        self.committer = committer if committer is not None else Committer(store, executor)
         self.table: Table = Table.from_json(stored.state)
         self.version = stored.version
         self.deadline: Optional[float] = stored.deadline
@@ -99,22 +114,22 @@ class Room:
         moves: List[Move] = (),  # type: ignore[assignment]
         *,
         round_no: Optional[int] = None,
-        settlement: Optional[Dict[str, Any]] = None,
+        settlement: Optional[Wire] = None,
     ) -> None:
-        """Saves the table as it is now (see :meth:`Store.commit`); on failure reads the
-        saved room back and re-raises."""
-        state = self.table.to_json()
+        """Saves the table as it is now with the money ``moves`` and the round's
+        ``settlement`` (its ``result`` frame), through the group commit (see
+        :meth:`Store.commit_many`); on failure reads the saved room back and re-raises."""
+        change = Change(
+            self.id,
+            self.version,
+            self.table.to_json(),
+            self.deadline,
+            tuple(moves),
+            round_no,
+            None if settlement is None else settlement.text,
+        )
         try:
-            self.version = await self.db(
-                self.store.commit,
-                self.id,
-                self.version,
-                state,
-                deadline=self.deadline,
-                moves=list(moves),
-                round_no=round_no,
-                settlement=settlement,
-            )
+            self.version = await self.committer.commit(change)
         except BaseException:
             await self.reload()
             raise
@@ -200,8 +215,8 @@ class Room:
 
     # ------------------------------------------------------------------ frames
 
-    def public_text(self) -> str:
-        """The ``state`` frame, serialized once for everyone in the room."""
+    def public_wire(self) -> Wire:
+        """The ``state`` frame, encoded once for everyone in the room."""
         left = None if self.deadline is None or self.table.round is None else self.deadline - time.time()
         frame = state_frame(
             self.id,
@@ -211,20 +226,25 @@ class Room:
             deadline_in=left,
             ladders=(self.config.money_ladder, self.config.points_ladder),
         )
-        return encode_text(frame)
+        return wire(frame)
 
-    def broadcast_text(self, text: str) -> None:
-        """Queues one serialized frame to every connection of the room."""
+    def broadcast(self, item: Wire) -> None:
+        """Queues one encoded frame to every connection of the room."""
         for clients in self.clients.values():
             for client in clients:
-                client.send(text)
+                client.send(item)
 
-    async def publish(self, also: Tuple[str, ...] = ()) -> None:
+    async def publish(self, also: Tuple[str, ...] = (), *, only: Optional[Tuple[str, ...]] = None) -> None:
         """Sends everyone the room's ``state`` (made once) and the ``you`` frame to each
         player whose own view may have changed: the seated, those dealt in or waiting now
-        or at the last publish, and ``also``."""
+        or at the last publish, and ``also``; with ``only``, to those players alone (a
+        seat's own round action changes no other seat's view)."""
         await self.learn_names(list(self.players))
-        self.broadcast_text(self.public_text())
+        self.broadcast(self.public_wire())
+        if only is not None:
+            for player in only:
+                await self.send_you(player)
+            return
         now = set(self.players) | set(self.waiting)
         if self.table.round is not None:
             now |= {cast(str, p) for p in self.table.round.players}
@@ -234,7 +254,8 @@ class Room:
             await self.send_you(player)
 
     async def send_you(self, player: str) -> None:
-        """The player's ``you`` frame, to each of its connections."""
+        """The player's ``you`` frame, to each of its connections that was not sent this
+        same frame last."""
         clients = self.clients.get(player)
         if not clients:
             return
@@ -246,9 +267,11 @@ class Room:
             account=account,
             waiting=player in self.waiting,
         )
-        text = encode_text(frame)
+        item = wire(frame)
         for client in list(clients):
-            client.send(text)
+            if client.you != item.data:
+                client.you = item.data
+                client.send(item)
 
     async def account(self, player: str) -> int:
         """The player's account (money not at the table), cached; read again on every
@@ -283,7 +306,7 @@ class Room:
         if seated:
             await self.publish(also=(player,))
         else:
-            client.send(self.public_text())
+            client.send(self.public_wire())
             await self.send_you(player)
         self.changed.set()
 
@@ -407,7 +430,7 @@ class Room:
             else:  # pragma: no cover - the protocol names the actions
                 raise GameError(f"unknown action {action!r}", code="unknown")
             await self.commit()
-        await self.publish()
+        await self.publish(only=(player,))
         self.changed.set()
         return {}
 
@@ -578,7 +601,7 @@ class Room:
                 played = True
         if played:
             await self.commit()
-            await self.publish()
+            await self.publish(only=())
 
     async def _finish_round(self) -> None:
         table = self.table
@@ -592,9 +615,9 @@ class Room:
         if rake:
             moves.append(Move(HOUSE, rake, "rake"))
         await self.learn_names(list(cast(Tuple[str, ...], report.players)))
-        frame = result_frame(self.id, number, report, plays, self.names)
+        result = wire(result_frame(self.id, number, report, plays, self.names))
         self.deadline = None
-        await self.commit(moves, round_no=number, settlement=frame)
+        await self.commit(moves, round_no=number, settlement=result)
         self.next_start = time.time() + self.config.pause_seconds
-        self.broadcast_text(encode_text(frame))
+        self.broadcast(result)
         await self.publish()

@@ -30,6 +30,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence
 
 from sqlalchemy import (
     BigInteger,
+    bindparam,
     Column,
     Float,
     ForeignKey,
@@ -68,6 +69,7 @@ __all__ = [
     "NoGrant",
     "TokenReplayed",
     "Move",
+    "Change",
     "HOUSE",
     "SCHEMA",
     "masked_url",
@@ -161,6 +163,25 @@ ledger = Table(
 )
 
 
+# The statements of every change, built once (their compiled form is cached by SQLAlchemy).
+_UPDATE_ROOM = (
+    update(rooms)
+    .where(rooms.c.id == bindparam("b_id"), rooms.c.version == bindparam("b_version"))
+    .values(
+        state=bindparam("b_state"),
+        version=bindparam("b_next"),
+        deadline=bindparam("b_deadline"),
+        updated=bindparam("b_updated"),
+    )
+)
+_MOVE = (
+    update(accounts)
+    .where(accounts.c.player == bindparam("b_player"))
+    .values(balance=accounts.c.balance + bindparam("b_amount"))
+)
+_MOVE_COVERED = _MOVE.where(accounts.c.balance + bindparam("b_amount") >= 0)
+
+
 class StoreError(ThirteenError):
     """A change the database refused; nothing of it was applied."""
 
@@ -214,6 +235,22 @@ class Move:
     amount: int
     kind: str
     overdraw: bool = False
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change of a room for :meth:`Store.commit_many`: the saved ``version`` it was
+    made on, the new ``state`` (``Table.to_json``), the clock's ``deadline``, the money
+    ``moves`` and, when a round ends, its ``settlement`` (the result frame's JSON text)
+    under ``round_no``."""
+
+    room: str
+    version: int
+    state: str
+    deadline: Optional[float]
+    moves: Sequence[Move] = ()
+    round_no: Optional[int] = None
+    settlement: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -510,54 +547,96 @@ class Store:
             AlreadySettled: round ``round_no`` of the room was settled before.
             InsufficientFunds: an account would go below 0.
         """
+        report = None if settlement is None else json.dumps(settlement, ensure_ascii=False)
+        change = Change(room, version, state, deadline, tuple(moves), round_no, report)
+        outcome = self.commit_many([change])[0]
+        if isinstance(outcome, StoreError):
+            raise outcome
+        return outcome
+
+    def commit_many(self, changes: Sequence[Change]) -> List[Any]:
+        """Several changes (of rooms, see :meth:`commit`) in one transaction, each all or
+        nothing within it: a refused change leaves no trace and does not stop the others.
+
+        Returns:
+            Per change, in order, the room's new version or the :class:`StoreError` that
+            refused it (:class:`StaleState`, :class:`AlreadySettled`,
+            :class:`InsufficientFunds`).
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the transaction failed as a whole (nothing
+                of any change was written).
+        """
         now = time.time()
+        out: List[Any] = []
         with self.engine.begin() as conn:
+            for change in changes:
+                if not change.moves and change.settlement is None:
+                    out.append(self._apply(conn, change, now))
+                    continue
+                # Money or a settlement: the change in a savepoint, so that a refusal
+                # after its first statements leaves nothing of it.
+                savepoint = conn.begin_nested()
+                try:
+                    out.append(self._apply(conn, change, now))
+                except StoreError as exc:
+                    savepoint.rollback()
+                    out.append(exc)
+                else:
+                    savepoint.commit()
+        return out
+
+    @staticmethod
+    def _apply(conn: Connection, change: Change, now: float) -> Any:
+        """Writes one change (raises its refusal, or returns it when nothing was written
+        yet: a stale version)."""
+        done = conn.execute(
+            _UPDATE_ROOM,
+            {
+                "b_id": change.room,
+                "b_version": change.version,
+                "b_state": change.state,
+                "b_next": change.version + 1,
+                "b_deadline": change.deadline,
+                "b_updated": now,
+            },
+        )
+        if done.rowcount != 1:
+            stale = StaleState(f"room {change.room!r} changed since version {change.version}")
+            if change.moves or change.settlement is not None:
+                raise stale
+            return stale
+        if change.settlement is not None:
+            try:
+                with conn.begin_nested():
+                    conn.execute(
+                        insert(settlements).values(
+                            room=change.room, round_no=change.round_no, report=change.settlement, created=now
+                        )
+                    )
+            except IntegrityError:
+                raise AlreadySettled(
+                    f"round {change.round_no} of room {change.room!r} is already settled"
+                ) from None
+        for move in change.moves:
+            if move.amount == 0:
+                continue
             done = conn.execute(
-                update(rooms)
-                .where(rooms.c.id == room, rooms.c.version == version)
-                .values(state=state, version=version + 1, deadline=deadline, updated=now)
+                _MOVE if move.overdraw else _MOVE_COVERED, {"b_player": move.player, "b_amount": move.amount}
             )
             if done.rowcount != 1:
-                raise StaleState(f"room {room!r} changed since version {version}")
-            if settlement is not None:
-                try:
-                    with conn.begin_nested():
-                        conn.execute(
-                            insert(settlements).values(
-                                room=room,
-                                round_no=round_no,
-                                report=json.dumps(settlement, ensure_ascii=False),
-                                created=now,
-                            )
-                        )
-                except IntegrityError:
-                    raise AlreadySettled(
-                        f"round {round_no} of room {room!r} is already settled"
-                    ) from None
-            for move in moves:
-                if move.amount == 0:
-                    continue
-                where = [accounts.c.player == move.player]
-                if not move.overdraw:
-                    where.append(accounts.c.balance + move.amount >= 0)
-                done = conn.execute(
-                    update(accounts).where(*where).values(balance=accounts.c.balance + move.amount)
+                raise InsufficientFunds(f"account {move.player!r} cannot pay {-move.amount}")
+            conn.execute(
+                insert(ledger).values(
+                    player=move.player,
+                    room=change.room,
+                    round_no=change.round_no,
+                    kind=move.kind,
+                    amount=move.amount,
+                    created=now,
                 )
-                if done.rowcount != 1:
-                    raise InsufficientFunds(
-                        f"account {move.player!r} cannot pay {-move.amount}"
-                    )
-                conn.execute(
-                    insert(ledger).values(
-                        player=move.player,
-                        room=room,
-                        round_no=round_no,
-                        kind=move.kind,
-                        amount=move.amount,
-                        created=now,
-                    )
-                )
-        return version + 1
+            )
+        return change.version + 1
 
     # ------------------------------------------------------------------ audit
 

@@ -28,6 +28,8 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
+from thirteen.server.wire import RAW_EXTENSION
+
 __all__ = ["Guard", "guarded_protocols"]
 
 log = logging.getLogger("thirteen.server")
@@ -115,6 +117,12 @@ def guarded_protocols(guard: Guard) -> Tuple[Type[asyncio.Protocol], Type[asynci
         def connection_lost(self, exc: Optional[Exception]) -> None:
             guard.release(self.transport)
             super().connection_lost(exc)
+
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            scope = getattr(self, "scope", None)
+            if scope is not None:  # the application may write frames straight to the socket
+                scope["extensions"][RAW_EXTENSION] = self
 
     class GuardedHTTP(H11Protocol):
         _head_timer: Optional[asyncio.TimerHandle] = None

@@ -8,6 +8,7 @@ The one rule of this module: before the reveal a viewer sees only its own cards.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from thirteen import Arrangement, PlayerId, Declaration, Table, TableRound, TableRoundReport, format_cards, level_for
@@ -34,12 +35,21 @@ def play_dict(sub: Any) -> Dict[str, Any]:
 
 
 def _levels(money_ladder: str, points_ladder: str, balance: int, points: int) -> Dict[str, Any]:
-    money = level_for(money_ladder, max(balance, 0))
-    pts = level_for(points_ladder, max(points, 0))
+    money, pts = _level_pair(money_ladder, points_ladder, max(balance, 0), max(points, 0))
     return {
-        "money": {"level": money.level, "title": money.title},
-        "points": {"level": pts.level, "title": pts.title},
+        "money": {"level": money[0], "title": money[1]},
+        "points": {"level": pts[0], "title": pts[1]},
     }
+
+
+@functools.lru_cache(maxsize=4096)
+def _level_pair(
+    money_ladder: str, points_ladder: str, balance: int, points: int
+) -> Tuple[Tuple[int, str], Tuple[int, str]]:
+    """(level, title) on both ladders, remembered: a state frame shows every seat's."""
+    money = level_for(money_ladder, balance)
+    pts = level_for(points_ladder, points)
+    return (money.level, money.title), (pts.level, pts.title)
 
 
 def state_frame(

@@ -24,13 +24,13 @@ import logging
 import secrets
 import time
 from concurrent.futures import Executor
-from typing import Any, Callable, Dict, List, Optional, Set, Tuple, TypeVar, cast
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple, TypeVar, cast
 
 from thirteen import Declaration, PlayerId, Table, ThirteenError, TableError, parse_cards, solve
 from thirteen.server.config import RoomConfig
 from thirteen.server.refusals import GameError
-from thirteen.server.commits import Committer
-from thirteen.server.store import HOUSE, Change, Move, Store, StoredRoom
+from thirteen.server.commits import Committer, Journal, Staged
+from thirteen.server.store import HOUSE, Move, StaleState, Store, StoredRoom
 from thirteen.server.views import is_ai, play_dict, result_frame, state_frame, you_frame
 from thirteen.server.wire import Wire, wire
 
@@ -80,8 +80,9 @@ class Room:
         self.executor = executor
         self.committer = committer if committer is not None else Committer(store, executor)
         self.table: Table = Table.from_json(stored.state)
-        self.version = stored.version
         self.deadline: Optional[float] = stored.deadline
+        self.journal = Journal(self.committer, self.id, stored.version, self._snapshot, self._saved, self._refused)
+        self.broken = False  # a change was refused: the room is read back before anything else
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
         self.clients: Dict[str, Set[Client]] = {}
@@ -97,6 +98,8 @@ class Room:
         self.pins = 0  # connections holding the room in memory (app.py)
         self.shown: Set[str] = set()  # players sent a `you` frame by the last publish
         self.ai_ready: Optional[Tuple[Dict[int, Any], Dict[int, Any]]] = None  # solved AI plays
+        self.read_back: Optional[asyncio.Task[None]] = None
+        self.deferred: Optional[Tuple[bool, Set[str]]] = None  # a publish waiting for a save
         self.last_used = time.monotonic()
         now = time.time()
         for p in self.table.players:
@@ -109,40 +112,92 @@ class Room:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.executor, lambda: fn(*args, **kwargs))
 
-    async def commit(
+    @property
+    def version(self) -> int:
+        """The room's saved version."""
+        return self.journal.version
+
+    def stage(
         self,
-        moves: List[Move] = (),  # type: ignore[assignment]
+        moves: Sequence[Move] = (),
         *,
-        round_no: Optional[int] = None,
-        settlement: Optional[Wire] = None,
-    ) -> None:
-        """Saves the table as it is now with the money ``moves`` and the round's
-        ``settlement`` (its ``result`` frame), through the group commit (see
-        :meth:`Store.commit_many`); on failure reads the saved room back and re-raises."""
-        change = Change(
-            self.id,
-            self.version,
-            self.table.to_json(),
-            self.deadline,
-            tuple(moves),
-            round_no,
-            None if settlement is None else settlement.text,
+        settlement: Optional[Tuple[int, Wire]] = None,
+        publish: bool = False,
+        also: Sequence[str] = (),
+        only: Optional[Sequence[str]] = None,
+    ) -> "asyncio.Future[int]":
+        """Records the change just made to the table, with its money ``moves`` and a
+        settled round's ``(number, result frame)``, for the group commit
+        (:mod:`thirteen.server.commits`); returns the future done once it is saved.
+        Once saved, the result frame goes to everyone, then with ``publish`` the room's
+        frames (:meth:`publish` with ``also`` or ``only``), once for every change saved
+        together, before any caller is answered.
+
+        Raises:
+            StaleState: the room is being read back after a refused change.
+        """
+        if self.broken:
+            raise StaleState(f"room {self.id} is being read back from the database")
+        report = None if settlement is None else (settlement[0], settlement[1].text)
+        return self.journal.stage(
+            moves,
+            settlement=report,
+            frames=() if settlement is None else (settlement[1],),
+            publish=publish,
+            full=only is None,
+            you=tuple(also) if only is None else tuple(only),
         )
-        try:
-            self.version = await self.committer.commit(change)
-        except BaseException:
-            await self.reload()
-            raise
-        for move in moves:
+
+    async def commit(self, moves: Sequence[Move] = (), **publish: Any) -> None:
+        """:meth:`stage` the change and wait until it is saved (its refusal is raised)."""
+        await self.stage(moves, **publish)
+
+    def _snapshot(self) -> Tuple[str, Optional[float]]:
+        return self.table.to_json(), self.deadline
+
+    def _saved(self, version: int, staged: Staged) -> None:
+        for move in staged.moves:
             if move.player in self.accounts:
                 self.accounts[move.player] += move.amount
+        for item in staged.frames:
+            self.broadcast(item)
+        if staged.publish:
+            self._request(staged.full, staged.you)
+        if self.journal.staged is None and self.deferred is not None:
+            full, you = self.deferred
+            self.deferred = None
+            self.publish_soon(tuple(you), only=None if full else tuple(you))
+
+    def _request(self, full: bool, you: Set[str]) -> None:
+        """Remembers a publish until the room's state in memory is all saved."""
+        if self.deferred is None:
+            self.deferred = (full, set(you))
+        else:
+            self.deferred = (self.deferred[0] or full, self.deferred[1] | you)
+
+    def _refused(self, error: BaseException) -> None:
+        """A change was refused: nothing more is staged until the room is read back."""
+        log.warning("room %s: a change was refused (%s); reading the room back", self.id, error)
+        self.broken = True
+        self.read_back = asyncio.get_running_loop().create_task(self._read_back())
+
+    async def _read_back(self) -> None:
+        async with self.lock:
+            try:
+                await self.reload()
+                self.broken = False
+            except Exception:
+                log.exception("room %s: cannot read the room back", self.id)
+                return
+        await self.publish()
+        self.changed.set()
 
     async def reload(self) -> None:
         """The room as last saved."""
         stored = await self.db(self.store.room, self.id)
         assert stored is not None
         self.table = Table.from_json(stored.state)
-        self.version = stored.version
+        self.journal.version = stored.version
         self.deadline = stored.deadline
 
     async def learn_names(self, players: List[str]) -> None:
@@ -240,31 +295,58 @@ class Room:
         or at the last publish, and ``also``; with ``only``, to those players alone (a
         seat's own round action changes no other seat's view)."""
         await self.learn_names(list(self.players))
-        self.broadcast(self.public_wire())
-        if only is not None:
-            for player in only:
-                await self.send_you(player)
+        for player in self._you_targets(also, only, remember=False):
+            if self.clients.get(player):
+                await self.account(player)
+        self.publish_soon(also, only=only)
+
+    def publish_soon(self, also: Tuple[str, ...] = (), *, only: Optional[Tuple[str, ...]] = None) -> None:
+        """:meth:`publish` now when the names and accounts it shows are known (the usual
+        case), else in a task that reads them first; but while changes in memory are not
+        all saved, after the save (a frame never shows what a crash could undo)."""
+        if self.journal.staged is not None or self.journal.writing is not None:
+            self._request(only is None, set(also if only is None else only))
             return
+        known = all(p in self.names for p in self.players) and all(
+            p in self.accounts for p in self._you_targets(also, only, remember=False) if self.clients.get(p)
+        )
+        if known:
+            self._publish_now(also, only)
+        else:
+            asyncio.get_running_loop().create_task(self.publish(also, only=only))
+
+    def _you_targets(self, also: Tuple[str, ...], only: Optional[Tuple[str, ...]], *, remember: bool) -> Set[str]:
+        if only is not None:
+            return set(only)
         now = set(self.players) | set(self.waiting)
         if self.table.round is not None:
             now |= {cast(str, p) for p in self.table.round.players}
         targets = now | self.shown | set(also)
-        self.shown = now
-        for player in targets:
-            await self.send_you(player)
+        if remember:
+            self.shown = now
+        return targets
+
+    def _publish_now(self, also: Tuple[str, ...], only: Optional[Tuple[str, ...]]) -> None:
+        self.broadcast(self.public_wire())
+        for player in self._you_targets(also, only, remember=True):
+            self._send_you_now(player)
 
     async def send_you(self, player: str) -> None:
         """The player's ``you`` frame, to each of its connections that was not sent this
         same frame last."""
+        if self.clients.get(player):
+            await self.account(player)
+            self._send_you_now(player)
+
+    def _send_you_now(self, player: str) -> None:
         clients = self.clients.get(player)
         if not clients:
             return
-        account = await self.account(player)
         frame = you_frame(
             self.table,
             viewer=player,
             name=self.names.get(player, ""),
-            account=account,
+            account=self.accounts.get(player),
             waiting=player in self.waiting,
         )
         item = wire(frame)
@@ -297,17 +379,22 @@ class Room:
             self.attach(client)
             player = client.player
             seated = player in self.table.players
-            if seated and self.table.player(player).disconnected:
-                self.table.reconnect(player)
-                await self.commit()
             self.accounts.pop(player, None)
             await self.learn_names([player])
+            await self.account(player)
+            changed = seated and self.table.player(player).disconnected
+            if changed:
+                self.table.reconnect(player)
+                await self.commit(publish=True, also=(player,))
             self.last_used = time.monotonic()
-        if seated:
+        if seated and not changed:
             await self.publish(also=(player,))
-        else:
-            client.send(self.public_wire())
-            await self.send_you(player)
+        elif not seated:
+            if self.journal.staged is None and self.journal.writing is None:
+                client.send(self.public_wire())
+                await self.send_you(player)
+            else:  # the room's next frames, once saved, go to it too
+                self._request(False, {player})
         self.changed.set()
 
     async def disconnect(self, client: Client) -> None:
@@ -336,7 +423,8 @@ class Room:
                 info = self.table.player(player) if seated else None
                 if info is not None and not info.left and not info.disconnected and seat in rnd.present:
                     self.table.disconnect(player)
-                    await self.commit()
+                    await self.commit(publish=True)
+                    seated = False  # published with the change
         if seated:
             await self.publish()
         self.changed.set()
@@ -370,17 +458,16 @@ class Room:
                 if target is None or not is_ai(target) or len(self.waiting) >= self.table.size:
                     raise GameError("the table is full", code="table_full")
                 if self.table.round is None:
-                    await self._stand_up(target)
+                    self._stand_up(target)
                 else:
                     self.table.stand_after_round(target)
-                    await self.commit()
                     self.waiting[player] = (seat, amount)
+                    await self.commit(publish=True, also=(player,))
                     queued = True
             if not queued:
                 self.table.sit(player, seat, balance=amount)
-                await self.commit([Move(player, -amount, "sit")])
+                await self.commit([Move(player, -amount, "sit")], publish=True, also=(player,))
             result = {"queued": queued}
-        await self.publish(also=(player,))
         self.changed.set()
         return result
 
@@ -397,18 +484,18 @@ class Room:
                     self.table.leave(player)
                 else:
                     self.table.stand_after_round(player)
-                await self.commit()
                 later = True
             else:
-                await self._stand_up(player)
+                self._stand_up(player)
                 later = False
-        await self.publish(also=(player,))
+            await self.commit(publish=True, also=(player,))
         self.changed.set()
         return {"after_round": later}
 
-    async def _stand_up(self, player: str) -> None:
+    def _stand_up(self, player: str) -> "asyncio.Future[int]":
+        """Stands the player up now, its table balance back to its account (staged)."""
         record = self.table.stand(player)
-        await self.commit([Move(player, record.balance, "stand", overdraw=True)])
+        return self.stage([Move(player, record.balance, "stand", overdraw=True)])
 
     async def play(self, player: str, action: str, **kw: Any) -> Dict[str, Any]:
         """A round action of the player's own seat: ``"submit"`` (front, middle, back),
@@ -429,8 +516,8 @@ class Room:
                 rnd.surrender(seat)
             else:  # pragma: no cover - the protocol names the actions
                 raise GameError(f"unknown action {action!r}", code="unknown")
-            await self.commit()
-        await self.publish(only=(player,))
+            saved = self.stage(publish=True, only=(player,))
+        await saved  # sent with the others saved with it; answered once saved
         self.changed.set()
         return {}
 
@@ -503,8 +590,7 @@ class Room:
                 return None if self.deadline is None else self.deadline - now
             rnd.finish_swap()
             self.deadline = now + self.config.arrange_seconds
-            await self.commit()
-            await self.publish()
+            await self.commit(publish=True)
             return 0.0
         if rnd.phase == "arrange":
             ai = [s for s in rnd.missing if is_ai(rnd.players[s])]
@@ -518,13 +604,16 @@ class Room:
         return None  # pragma: no cover - a table round is never left settled
 
     async def _start_round(self) -> bool:
+        """Stands up who did not come back, seats who waited, fills seats with AI players
+        and deals, when the room can play: one change, saved before anyone is told."""
         table = self.table
         now = time.time()
+        staged: List["asyncio.Future[int]"] = []
         # People who did not come back in time stand up; people waiting for a seat sit.
         for p in list(self.players):
             if not is_ai(p) and not self.online(p):
                 if now - self.offline_since.get(p, now) >= self.config.grace_seconds:
-                    await self._stand_up(p)
+                    staged.append(self._stand_up(p))
         for p, (seat, amount) in list(self.waiting.items()):
             free = [s for s, q in enumerate(table.seats) if q is None]
             if not free or not self.online(p):
@@ -533,37 +622,42 @@ class Room:
                 seat = None
             try:
                 table.sit(p, seat, balance=amount)
-                await self.commit([Move(p, -amount, "sit")])
+                staged.append(self.stage([Move(p, -amount, "sit")]))
             except ThirteenError:
                 pass
             self.waiting.pop(p, None)
         humans = [p for p in self.players if not is_ai(p)]
+        started = False
         if not any(self.online(p) for p in humans):
             for p in [p for p in self.players if is_ai(p)]:
-                await self._stand_up(p)
-            return False
-        ai_seated = len([p for p in table.players if is_ai(p)])
-        while ai_seated < self.config.ai and None in table.seats:
-            await self._seat_ai()
-            ai_seated += 1
-        if len(table.players) < 2 or len(table.players) not in table.rules.players:
-            return False
-        number = table.rounds_played + 1
-        rnd = table.start_round(seed=self.config.round_seed(self.id, number))
-        limit = self.config.swap_seconds if rnd.phase == "swap" else self.config.arrange_seconds
-        self.deadline = now + limit
-        await self.commit()
-        await self.publish()
-        return True
+                staged.append(self._stand_up(p))
+        else:
+            ai_seated = len([p for p in table.players if is_ai(p)])
+            while ai_seated < self.config.ai and None in table.seats:
+                staged.append(await self._seat_ai())
+                ai_seated += 1
+            if len(table.players) >= 2 and len(table.players) in table.rules.players:
+                number = table.rounds_played + 1
+                rnd = table.start_round(seed=self.config.round_seed(self.id, number))
+                limit = self.config.swap_seconds if rnd.phase == "swap" else self.config.arrange_seconds
+                self.deadline = now + limit
+                staged.append(self.stage())
+                started = True
+        if staged:
+            self.stage(publish=True)
+            for saved in staged:
+                await saved
+        return started
 
-    async def _seat_ai(self) -> None:
+    async def _seat_ai(self) -> "asyncio.Future[int]":
+        """Seats an AI player (staged)."""
         player = f"ai-{secrets.token_hex(6)}"
         name = f"AI {1 + len([p for p in self.table.players if is_ai(p)])}"
         amount = self.config.ai_bankroll
         await self.db(self.store.new_player, player, name, "ai", amount)
         self.names[player] = name
         self.table.sit(player, balance=amount)
-        await self.commit([Move(player, -amount, "sit")])
+        return self.stage([Move(player, -amount, "sit")])
 
     async def _solve_ai(self) -> None:
         """Solves the plays of the AI seats still to play, without holding the room's lock:
@@ -600,8 +694,7 @@ class Room:
                 rnd.submit(s, plays[s])
                 played = True
         if played:
-            await self.commit()
-            await self.publish(only=())
+            await self.stage(publish=True, only=())
 
     async def _finish_round(self) -> None:
         table = self.table
@@ -610,14 +703,12 @@ class Room:
         report = table.finish_round(auto_missing=True)
         number = table.rounds_played
         plays = rnd.submissions
-        moves = [Move(p, report.balances[p], "stand", overdraw=True) for p in report.stood_up]
+        moves = [Move(p, report.balances[p], "stand", overdraw=True, round_no=number) for p in report.stood_up]
         rake = sum(report.result.rake)
         if rake:
-            moves.append(Move(HOUSE, rake, "rake"))
+            moves.append(Move(HOUSE, rake, "rake", round_no=number))
         await self.learn_names(list(cast(Tuple[str, ...], report.players)))
         result = wire(result_frame(self.id, number, report, plays, self.names))
         self.deadline = None
-        await self.commit(moves, round_no=number, settlement=result)
         self.next_start = time.time() + self.config.pause_seconds
-        self.broadcast(result)
-        await self.publish()
+        await self.commit(moves, settlement=(number, result), publish=True)

@@ -25,12 +25,11 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Dict, Iterable, List, Optional, Sequence
 
 from sqlalchemy import (
     BigInteger,
-    bindparam,
     Column,
     Float,
     ForeignKey,
@@ -163,24 +162,28 @@ ledger = Table(
 )
 
 
-# The statements of every change, built once (their compiled form is cached by SQLAlchemy).
-_UPDATE_ROOM = (
-    update(rooms)
-    .where(rooms.c.id == bindparam("b_id"), rooms.c.version == bindparam("b_version"))
-    .values(
-        state=bindparam("b_state"),
-        version=bindparam("b_next"),
-        deadline=bindparam("b_deadline"),
-        updated=bindparam("b_updated"),
-    )
-)
-_MOVE = (
-    update(accounts)
-    .where(accounts.c.player == bindparam("b_player"))
-    .values(balance=accounts.c.balance + bindparam("b_amount"))
-)
-_MOVE_COVERED = _MOVE.where(accounts.c.balance + bindparam("b_amount") >= 0)
+class _HotSql:
+    """The statements of every change, as the driver's own SQL text with named parameters
+    (``:name`` for SQLite, ``%(name)s`` for psycopg)."""
 
+    def __init__(self, paramstyle: str) -> None:
+        def p(name: str) -> str:
+            return f":{name}" if paramstyle == "named" else f"%({name})s"
+
+        self.update_room = (
+            f"UPDATE rooms SET state = {p('state')}, version = {p('next')}, deadline = {p('deadline')}, "
+            f"updated = {p('updated')} WHERE id = {p('id')} AND version = {p('version')}"
+        )
+        self.insert_settlement = (
+            f"INSERT INTO settlements (room, round_no, report, created) "
+            f"VALUES ({p('room')}, {p('round_no')}, {p('report')}, {p('created')})"
+        )
+        self.move = f"UPDATE accounts SET balance = balance + {p('amount')} WHERE player = {p('player')}"
+        self.move_covered = self.move + f" AND balance + {p('amount')} >= 0"
+        self.insert_ledger = (
+            f"INSERT INTO ledger (player, room, round_no, kind, amount, created) VALUES "
+            f"({p('player')}, {p('room')}, {p('round_no')}, {p('kind')}, {p('amount')}, {p('created')})"
+        )
 
 class StoreError(ThirteenError):
     """A change the database refused; nothing of it was applied."""
@@ -229,20 +232,22 @@ class Move:
     """Money into (``amount`` > 0) or out of (< 0) an account, in minor currency units,
     recorded in the ledger as ``kind`` (``"sit"``, ``"stand"``, ``"rake"``, ...). A move
     out of an account is refused when the account cannot pay it, unless ``overdraw``
-    (a seat that lost more than it had brings its debt back: a loss is never capped)."""
+    (a seat that lost more than it had brings its debt back: a loss is never capped).
+    ``round_no``: the round it belongs to in the ledger."""
 
     player: str
     amount: int
     kind: str
     overdraw: bool = False
+    round_no: Optional[int] = None
 
 
 @dataclass(frozen=True)
 class Change:
     """One change of a room for :meth:`Store.commit_many`: the saved ``version`` it was
     made on, the new ``state`` (``Table.to_json``), the clock's ``deadline``, the money
-    ``moves`` and, when a round ends, its ``settlement`` (the result frame's JSON text)
-    under ``round_no``."""
+    ``moves`` (each with its own ``round_no`` in the ledger) and, when a round ends, its
+    ``settlement`` (the result frame's JSON text) under ``round_no``."""
 
     room: str
     version: int
@@ -302,6 +307,7 @@ class Store:
         self.engine: Engine = create_engine(url, **kwargs)
         if self.sqlite:
             _sqlite_pragmas(self.engine)
+        self.sql = _HotSql("named" if self.sqlite else "pyformat")
         self._check_schema()
         metadata.create_all(self.engine)
         with self.engine.begin() as conn:
@@ -548,7 +554,8 @@ class Store:
             InsufficientFunds: an account would go below 0.
         """
         report = None if settlement is None else json.dumps(settlement, ensure_ascii=False)
-        change = Change(room, version, state, deadline, tuple(moves), round_no, report)
+        moves = tuple(m if m.round_no is not None else replace(m, round_no=round_no) for m in moves)
+        change = Change(room, version, state, deadline, moves, round_no, report)
         outcome = self.commit_many([change])[0]
         if isinstance(outcome, StoreError):
             raise outcome
@@ -570,71 +577,74 @@ class Store:
         now = time.time()
         out: List[Any] = []
         with self.engine.begin() as conn:
-            for change in changes:
-                if not change.moves and change.settlement is None:
-                    out.append(self._apply(conn, change, now))
-                    continue
-                # Money or a settlement: the change in a savepoint, so that a refusal
-                # after its first statements leaves nothing of it.
-                savepoint = conn.begin_nested()
-                try:
-                    out.append(self._apply(conn, change, now))
-                except StoreError as exc:
-                    savepoint.rollback()
-                    out.append(exc)
-                else:
-                    savepoint.commit()
+            # The driver's own cursor: these few statements are the server's hot path.
+            cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+            try:
+                for change in changes:
+                    if not change.moves and change.settlement is None:
+                        out.append(self._apply(cursor, change, now))
+                        continue
+                    # Money or a settlement: the change in a savepoint, so that a refusal
+                    # after its first statements leaves nothing of it.
+                    cursor.execute("SAVEPOINT thirteen_change")
+                    try:
+                        out.append(self._apply(cursor, change, now))
+                    except StoreError as exc:
+                        cursor.execute("ROLLBACK TO SAVEPOINT thirteen_change")
+                        out.append(exc)
+                    cursor.execute("RELEASE SAVEPOINT thirteen_change")
+            finally:
+                cursor.close()
         return out
 
-    @staticmethod
-    def _apply(conn: Connection, change: Change, now: float) -> Any:
-        """Writes one change (raises its refusal, or returns it when nothing was written
-        yet: a stale version)."""
-        done = conn.execute(
-            _UPDATE_ROOM,
+    def _apply(self, cursor: Any, change: Change, now: float) -> Any:
+        """Writes one change with the driver's ``cursor`` (raises its refusal, or
+        returns it when nothing was written: a stale version)."""
+        sql = self.sql
+        cursor.execute(
+            sql.update_room,
             {
-                "b_id": change.room,
-                "b_version": change.version,
-                "b_state": change.state,
-                "b_next": change.version + 1,
-                "b_deadline": change.deadline,
-                "b_updated": now,
+                "id": change.room,
+                "version": change.version,
+                "state": change.state,
+                "next": change.version + 1,
+                "deadline": change.deadline,
+                "updated": now,
             },
         )
-        if done.rowcount != 1:
+        if cursor.rowcount != 1:
             stale = StaleState(f"room {change.room!r} changed since version {change.version}")
             if change.moves or change.settlement is not None:
                 raise stale
             return stale
         if change.settlement is not None:
             try:
-                with conn.begin_nested():
-                    conn.execute(
-                        insert(settlements).values(
-                            room=change.room, round_no=change.round_no, report=change.settlement, created=now
-                        )
-                    )
-            except IntegrityError:
+                cursor.execute(
+                    sql.insert_settlement,
+                    {"room": change.room, "round_no": change.round_no, "report": change.settlement, "created": now},
+                )
+            except self.engine.dialect.loaded_dbapi.IntegrityError:
                 raise AlreadySettled(
                     f"round {change.round_no} of room {change.room!r} is already settled"
                 ) from None
         for move in change.moves:
             if move.amount == 0:
                 continue
-            done = conn.execute(
-                _MOVE if move.overdraw else _MOVE_COVERED, {"b_player": move.player, "b_amount": move.amount}
+            cursor.execute(
+                sql.move if move.overdraw else sql.move_covered, {"player": move.player, "amount": move.amount}
             )
-            if done.rowcount != 1:
+            if cursor.rowcount != 1:
                 raise InsufficientFunds(f"account {move.player!r} cannot pay {-move.amount}")
-            conn.execute(
-                insert(ledger).values(
-                    player=move.player,
-                    room=change.room,
-                    round_no=change.round_no,
-                    kind=move.kind,
-                    amount=move.amount,
-                    created=now,
-                )
+            cursor.execute(
+                sql.insert_ledger,
+                {
+                    "player": move.player,
+                    "room": change.room,
+                    "round_no": move.round_no,
+                    "kind": move.kind,
+                    "amount": move.amount,
+                    "created": now,
+                },
             )
         return change.version + 1
 

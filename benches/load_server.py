@@ -264,6 +264,8 @@ def main(argv=None) -> int:
     p.add_argument("--think", type=float, default=0.0, help="a bot waits a random 0 to THINK seconds before it submits")
     p.add_argument("--pause", type=float, default=0.0, help="the server's pause between rounds, seconds")
     p.add_argument("--soak", action="store_true", help="10 minutes (unless --seconds), RSS sampled every 10 s")
+    p.add_argument("--server-path", default=None, metavar="DIR",
+                   help="run the server from another checkout's python/ directory (PYTHONPATH), for A/B runs")
     p.add_argument("--spectators", type=int, default=None, help="measure a sit watched by this many spectators")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     args = p.parse_args(argv)
@@ -278,6 +280,7 @@ def main(argv=None) -> int:
             ["--ai", "0", "--seats", "4", "--arrange-seconds", "60", "--pause-seconds", str(args.pause),
              "--rate", "100", "--burst", "200", "--grants-per-address", str(clients),
              "--max-connections-per-address", str(clients), "--max-spectators", str(clients)],
+            env={"PYTHONPATH": args.server_path} if args.server_path else None,
         ).start()
         if args.spectators is not None:
             try:

@@ -244,7 +244,7 @@ async def _serve(hub: Hub, conn: Connection, address: str) -> None:
             if conn.key is None:
                 wait = max(0.0, settings.join_timeout - (time.monotonic() - conn.opened))
             try:
-                message = await asyncio.wait_for(conn.ws.receive(), wait)
+                message = await (conn.ws.receive() if wait is None else asyncio.wait_for(conn.ws.receive(), wait))
             except asyncio.TimeoutError:
                 conn.refuse("join_timeout")
                 conn.close(1008)

@@ -19,8 +19,9 @@ next one fills: the busier the server, the more changes a transaction carries.
 from __future__ import annotations
 
 import asyncio
+import queue
+import threading
 import logging
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any, Callable, List, Optional, Sequence, Set, Tuple, Union
 
@@ -142,14 +143,13 @@ class Committer:
     """Writes the rooms' staged changes in batches (see the module doc).
 
     Args:
-        store: the database.
-        executor: where the batches run (the database thread).
+        store: the database (written from the committer's own thread).
     """
 
-    def __init__(self, store: Store, executor: Executor) -> None:
+    def __init__(self, store: Store) -> None:
         self.store = store
-        self.executor = executor
         self.dirty: List[Journal] = []
+        self._queue: "Optional[queue.SimpleQueue[Any]]" = None
         self.busy = False
         self.batches = 0
         self.changes = 0
@@ -173,20 +173,47 @@ class Committer:
         # Batches run one at a time: no room's earlier change is still being written.
         journals, self.dirty = self.dirty, []
         changes = [j.take() for j in journals]
-        loop = asyncio.get_running_loop()
-        done = loop.run_in_executor(self.executor, self.store.commit_many, changes)
-        done.add_done_callback(lambda f: self._finished(journals, f))
+        self._thread().put((asyncio.get_running_loop(), journals, changes))
 
-    def _finished(self, journals: List[Journal], done: "asyncio.Future[List[object]]") -> None:
+    def _thread(self) -> "queue.SimpleQueue[Any]":
+        """The committer's own thread (started on first use): it writes a batch and hands
+        the outcome back to the event loop (``call_soon_threadsafe``)."""
+        if self._queue is None:
+            self._queue = queue.SimpleQueue()
+            threading.Thread(target=self._write, args=(self._queue,), name="thirteen-commit", daemon=True).start()
+        return self._queue
+
+    def _write(self, jobs: "queue.SimpleQueue[Any]") -> None:
+        while True:
+            job = jobs.get()
+            if job is None:
+                return
+            loop, journals, changes = job
+            outcome: Any
+            try:
+                outcome = self.store.commit_many(changes)
+            except Exception as exc:
+                outcome = exc
+            try:
+                loop.call_soon_threadsafe(self._finished, journals, outcome)
+            except RuntimeError:  # the loop is closed: the server is stopping
+                return
+
+    def stop(self) -> None:
+        """Ends the committer's thread (after the batch it is writing)."""
+        if self._queue is not None:
+            self._queue.put(None)
+            self._queue = None
+
+    def _finished(self, journals: List[Journal], result: Any) -> None:
         self.batches += 1
         self.changes += len(journals)
-        error = done.exception()
-        if error is not None:
-            log.warning("a group commit of %d rooms failed: %s", len(journals), error)
-            failure = error if isinstance(error, StoreError) else StoreError(f"the database failed: {error}")
+        if isinstance(result, BaseException):
+            log.warning("a group commit of %d rooms failed: %s", len(journals), result)
+            failure = result if isinstance(result, StoreError) else StoreError(f"the database failed: {result}")
             outcomes: List[object] = [failure] * len(journals)
         else:
-            outcomes = list(done.result())
+            outcomes = list(result)
         for journal, outcome in zip(journals, outcomes):
             try:
                 journal.done(outcome if isinstance(outcome, (int, BaseException)) else StoreError("no outcome"))

@@ -47,7 +47,7 @@ class Hub:
         self.store = Store(settings.db)
         workers = 1 if self.store.sqlite else 4
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="thirteen-db")
-        self.committer = Committer(self.store, self.executor)
+        self.committer = Committer(self.store)
         self.rooms: Dict[str, Room] = {}
         self.lock = asyncio.Lock()
         self.sweeper: Optional[asyncio.Task[None]] = None
@@ -84,6 +84,7 @@ class Hub:
             if room.task is not None:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await room.task
+        self.committer.stop()
         self.executor.shutdown(wait=True)
         self.store.close()
 

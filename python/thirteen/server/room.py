@@ -78,7 +78,7 @@ class Room:
         self.config = RoomConfig.from_dict(stored.config)
         self.store = store
         self.executor = executor
-        self.committer = committer if committer is not None else Committer(store, executor)
+        self.committer = committer if committer is not None else Committer(store)
         self.table: Table = Table.from_json(stored.state)
         self.deadline: Optional[float] = stored.deadline
         self.journal = Journal(self.committer, self.id, stored.version, self._snapshot, self._saved, self._refused)

@@ -24,6 +24,7 @@ change survives the server process being killed); any SQLAlchemy URL works
 from __future__ import annotations
 
 import json
+import threading
 import time
 from dataclasses import dataclass, replace
 from typing import Any, Dict, Iterable, List, Optional, Sequence
@@ -308,6 +309,9 @@ class Store:
         if self.sqlite:
             _sqlite_pragmas(self.engine)
         self.sql = _HotSql("named" if self.sqlite else "pyformat")
+        # The group commit's own connection, kept open (no pool checkout per batch).
+        self._hot: Optional[Connection] = None
+        self._hot_lock = threading.Lock()
         self._check_schema()
         metadata.create_all(self.engine)
         with self.engine.begin() as conn:
@@ -336,6 +340,10 @@ class Store:
 
     def close(self) -> None:
         """Closes the connection pool."""
+        with self._hot_lock:
+            if self._hot is not None:
+                self._hot.close()
+                self._hot = None
         self.engine.dispose()
 
     # ------------------------------------------------------------------ accounts, sessions
@@ -576,7 +584,20 @@ class Store:
         """
         now = time.time()
         out: List[Any] = []
-        with self.engine.begin() as conn:
+        with self._hot_lock:
+            conn = self._hot
+            if conn is None or conn.closed or conn.invalidated:
+                conn = self._hot = self.engine.connect()
+            try:
+                self._write(conn, changes, out, now)
+            except BaseException:
+                self._hot = None
+                conn.close()
+                raise
+        return out
+
+    def _write(self, conn: Connection, changes: Sequence[Change], out: List[Any], now: float) -> None:
+        with conn.begin():
             # The driver's own cursor: these few statements are the server's hot path.
             cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
             try:
@@ -595,7 +616,6 @@ class Store:
                     cursor.execute("RELEASE SAVEPOINT thirteen_change")
             finally:
                 cursor.close()
-        return out
 
     def _apply(self, cursor: Any, change: Change, now: float) -> Any:
         """Writes one change with the driver's ``cursor`` (raises its refusal, or

@@ -68,18 +68,22 @@ def state_frame(
     rules = table.rules
     rnd: Optional[TableRound] = table.round
     round_players = rnd.players if rnd is not None else ()
+    # Each of the round's properties is read once (every read builds its answer).
+    played = (set(rnd.submissions) | set(rnd.surrendered)) if rnd is not None else set()
+    gave = set(rnd.given) if rnd is not None else set()
     seats: List[Optional[Dict[str, Any]]] = []
     for seat, player in enumerate(table.seats):
         if player is None:
             seats.append(None)
             continue
         info = table.player(player)
+        ai = is_ai(player)
         entry: Dict[str, Any] = {
             "seat": seat,
             "player": player,
             "name": names.get(player, str(player)),
-            "ai": is_ai(player),
-            "online": is_ai(player) or bool(online.get(player)),
+            "ai": ai,
+            "online": ai or bool(online.get(player)),
             "balance": info.balance,
             "points": info.points,
             "levels": _levels(ladders[0], ladders[1], info.balance, info.points),
@@ -91,8 +95,8 @@ def state_frame(
         }
         if rnd is not None and player in round_players:
             s = round_players.index(player)
-            entry["played"] = s in rnd.submissions or s in rnd.surrendered
-            entry["gave"] = s in rnd.given
+            entry["played"] = s in played
+            entry["gave"] = s in gave
         seats.append(entry)
     round_view: Optional[Dict[str, Any]] = None
     if rnd is not None:

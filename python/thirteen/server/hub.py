@@ -90,7 +90,9 @@ class Hub:
 
     def _run(self, stored: StoredRoom) -> Room:
         room = Room(
-            stored, self.store, self.executor, committer=self.committer, max_spectators=self.settings.max_spectators
+            stored, self.store, self.executor, committer=self.committer,
+            max_spectators=self.settings.max_spectators,
+            ai_float=self.settings.accounts == "token",
         )
         self.rooms[room.id] = room
         room.task = asyncio.create_task(room.run(), name=f"room {room.id}")

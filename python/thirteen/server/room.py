@@ -63,6 +63,8 @@ class Room:
         committer: the process's group commit (:mod:`thirteen.server.commits`; one of
             the room's own when omitted).
         max_spectators: connections of people not seated (:meth:`admit` refuses more).
+        ai_float: AI seats bring money from the house account (token accounts: real
+            money is never minted) instead of a bankroll minted for them (play money).
     """
 
     def __init__(
@@ -73,6 +75,7 @@ class Room:
         *,
         committer: Optional[Committer] = None,
         max_spectators: int = 50,
+        ai_float: bool = False,
     ) -> None:
         self.id = stored.id
         self.config = RoomConfig.from_dict(stored.config)
@@ -93,12 +96,14 @@ class Room:
         self.next_start = time.time()
         self.task: Optional[asyncio.Task[None]] = None
         self.max_spectators = max_spectators
+        self.ai_float = ai_float
         self.connections = 0  # live clients
         self.reserved = 0  # admitted joins not connected yet
         self.pins = 0  # connections holding the room in memory (app.py)
         self.shown: Set[str] = set()  # players sent a `you` frame by the last publish
         self.ai_ready: Optional[Tuple[Dict[int, Any], Dict[int, Any]]] = None  # solved AI plays
         self.read_back: Optional[asyncio.Task[None]] = None
+        self.auto_ready: Optional[Tuple[Dict[int, Any], Dict[int, Any]]] = None  # solved 代打 plays
         self.deferred: Optional[Tuple[bool, Set[str]]] = None  # a publish waiting for a save
         self.last_used = time.monotonic()
         now = time.time()
@@ -495,7 +500,18 @@ class Room:
     def _stand_up(self, player: str) -> "asyncio.Future[int]":
         """Stands the player up now, its table balance back to its account (staged)."""
         record = self.table.stand(player)
-        return self.stage([Move(player, record.balance, "stand", overdraw=True)])
+        return self.stage(self._stand_moves(player, record.balance))
+
+    def _stand_moves(self, player: str, balance: int, round_no: Optional[int] = None) -> List[Move]:
+        """The money of a seat standing up with ``balance``: back to its account, and an
+        AI seat's float on to the house (token accounts)."""
+        moves = [Move(player, balance, "stand", overdraw=True, round_no=round_no)]
+        if self.ai_float and is_ai(player):
+            moves += [
+                Move(player, -balance, "float", overdraw=True, round_no=round_no),
+                Move(HOUSE, balance, "float", overdraw=True, round_no=round_no),
+            ]
+        return moves
 
     async def play(self, player: str, action: str, **kw: Any) -> Dict[str, Any]:
         """A round action of the player's own seat: ``"submit"`` (front, middle, back),
@@ -599,6 +615,7 @@ class Room:
                 return 0.0  # solved on the next turn of the clock, if not yet
             if rnd.missing and (self.deadline is None or now < self.deadline):
                 return None if self.deadline is None else self.deadline - now
+            self._auto_play()
             await self._finish_round()
             return self.config.pause_seconds
         return None  # pragma: no cover - a table round is never left settled
@@ -634,7 +651,10 @@ class Room:
         else:
             ai_seated = len([p for p in table.players if is_ai(p)])
             while ai_seated < self.config.ai and None in table.seats:
-                staged.append(await self._seat_ai())
+                seated = await self._seat_ai()
+                if seated is None:
+                    break
+                staged.append(seated)
                 ai_seated += 1
             if len(table.players) >= 2 and len(table.players) in table.rules.players:
                 number = table.rounds_played + 1
@@ -649,36 +669,64 @@ class Room:
                 await saved
         return started
 
-    async def _seat_ai(self) -> "asyncio.Future[int]":
-        """Seats an AI player (staged)."""
+    async def _seat_ai(self) -> "Optional[asyncio.Future[int]]":
+        """Seats an AI player (staged): with a bankroll minted for it (play money), or
+        with ``ai_float`` moved from the house account, when the house can pay it (else
+        no AI seat sits: ``None``)."""
         player = f"ai-{secrets.token_hex(6)}"
         name = f"AI {1 + len([p for p in self.table.players if is_ai(p)])}"
         amount = self.config.ai_bankroll
-        await self.db(self.store.new_player, player, name, "ai", amount)
+        if self.ai_float:
+            if await self.db(self.store.balance, HOUSE) < amount:
+                log.info("room %s: the house cannot float an AI seat (%d)", self.id, amount)
+                return None
+            await self.db(self.store.new_player, player, name, "ai", 0)
+            moves = [Move(HOUSE, -amount, "float"), Move(player, amount, "float")]
+        else:
+            await self.db(self.store.new_player, player, name, "ai", amount)
+            moves = []
         self.names[player] = name
         self.table.sit(player, balance=amount)
-        return self.stage([Move(player, -amount, "sit")])
+        return self.stage(moves + [Move(player, -amount, "sit")])
 
     async def _solve_ai(self) -> None:
-        """Solves the plays of the AI seats still to play, without holding the room's lock:
-        a solve takes a while and its time depends on the AI seats' cards, so no player's
-        answer may wait for it (nor could time it). The plays wait in ``ai_ready`` for the
-        next step to submit (see :meth:`_ai_play`)."""
+        """Solves, without holding the room's lock, the plays of the AI seats still to
+        play and of the people's seats the engine will play (代打: out of time, or
+        disconnected): a solve takes a while and its time depends on the seat's cards, so
+        no player's answer may wait for it (nor could time it). The plays wait in
+        ``ai_ready`` and ``auto_ready`` for the next step (:meth:`_ai_play`,
+        :meth:`_auto_play`)."""
         rnd = self.table.round
         if rnd is None or rnd.phase != "arrange":
             return
-        seats = [s for s in rnd.missing if is_ai(rnd.players[s])]
-        hands = {s: rnd.hand(s) for s in seats}
-        if not seats or (self.ai_ready is not None and self.ai_ready[0] == hands):
-            return
+        late = self.deadline is not None and time.time() >= self.deadline
+        ai = [s for s in rnd.missing if is_ai(rnd.players[s])]
+        auto = [s for s in rnd.missing if not is_ai(rnd.players[s]) and (late or s in rnd.disconnected)]
         players = len(rnd.present) if len(rnd.present) in rnd.rules.players else rnd.seats
-        banker = {s: rnd.rules.mode == "banker" and s == rnd.banker for s in seats}
-        rules = rnd.rules
+        banker = rnd.banker if rnd.rules.mode == "banker" else None
+        for seats, attr in ((ai, "ai_ready"), (auto, "auto_ready")):
+            hands = {s: rnd.hand(s) for s in seats}
+            ready = getattr(self, attr)
+            if seats and (ready is None or ready[0] != hands):
+                plays = await asyncio.to_thread(_solve_seats, rnd.rules, players, banker, hands)
+                setattr(self, attr, (hands, plays))
 
-        def solve_all() -> Dict[int, Any]:
-            return {s: solve(h, rules, players=players, banker=banker[s]).submission() for s, h in hands.items()}
-
-        self.ai_ready = (hands, await asyncio.to_thread(solve_all))
+    def _auto_play(self) -> None:
+        """Records the solved plays of the people's seats the engine plays (代打), whose
+        hands are still the ones solved; a seat not solved yet is solved when the round
+        settles."""
+        rnd = self.table.round
+        ready, self.auto_ready = self.auto_ready, None
+        if rnd is None or ready is None:
+            return
+        hands, plays = ready
+        late = self.deadline is not None and time.time() >= self.deadline
+        for s in rnd.missing:
+            if s in plays and hands.get(s) == rnd.hand(s) and not is_ai(rnd.players[s]):
+                if s in rnd.disconnected:
+                    rnd.auto(s, "disconnect", play=plays[s])
+                elif late:
+                    rnd.auto(s, "timeout", play=plays[s])
 
     async def _ai_play(self, seats: List[int]) -> None:
         """Submits the solved plays of AI ``seats`` whose hands are still the ones solved."""
@@ -703,7 +751,7 @@ class Room:
         report = table.finish_round(auto_missing=True)
         number = table.rounds_played
         plays = rnd.submissions
-        moves = [Move(p, report.balances[p], "stand", overdraw=True, round_no=number) for p in report.stood_up]
+        moves = [m for p in report.stood_up for m in self._stand_moves(p, report.balances[p], number)]
         rake = sum(report.result.rake)
         if rake:
             moves.append(Move(HOUSE, rake, "rake", round_no=number))
@@ -712,3 +760,9 @@ class Room:
         self.deadline = None
         self.next_start = time.time() + self.config.pause_seconds
         await self.commit(moves, settlement=(number, result), publish=True)
+
+
+def _solve_seats(rules: Any, players: int, banker: Optional[int], hands: Dict[int, Any]) -> Dict[int, Any]:
+    """The engine's plays (strategy ``ev``) of round seats holding ``hands`` at a table of
+    ``players`` (``banker``: the banker's seat in banker mode), run in a thread."""
+    return {s: solve(h, rules, players=players, banker=s == banker).submission() for s, h in hands.items()}

@@ -354,7 +354,19 @@ class Store:
         now = time.time()
         with self.engine.begin() as conn:
             self._insert_account(conn, player, name, kind, now)
-            self._credit(conn, player, balance, "mint", now)
+            if balance:
+                self._credit(conn, player, balance, "mint", now)
+
+    def deposit(self, player: str, amount: int) -> None:
+        """Money brought in from outside into an existing account (ledger kind
+        ``deposit``): the operator funding the house's float for AI seats in token mode,
+        for one. Raises StoreError for an unknown account or a negative amount."""
+        if amount < 0:
+            raise StoreError(f"a deposit is not negative, got {amount}")
+        with self.engine.begin() as conn:
+            if conn.execute(select(accounts.c.player).where(accounts.c.player == player)).first() is None:
+                raise StoreError(f"no account {player!r}")
+            self._credit(conn, player, amount, "deposit", time.time())
 
     def open_play_account(
         self,
@@ -567,7 +579,7 @@ class Store:
         outcome = self.commit_many([change])[0]
         if isinstance(outcome, StoreError):
             raise outcome
-        return outcome
+        return int(outcome)
 
     def commit_many(self, changes: Sequence[Change]) -> List[Any]:
         """Several changes (of rooms, see :meth:`commit`) in one transaction, each all or

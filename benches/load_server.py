@@ -41,6 +41,7 @@ import statistics
 import sys
 import tempfile
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Set, Tuple
@@ -130,6 +131,14 @@ async def sample_memory(pid: int, every: float, samples: List[Tuple[float, float
         await asyncio.sleep(every)
 
 
+def commits(url: str) -> Dict[str, int]:
+    """The server's group-commit counters (``/health``): transactions, and room changes
+    written in them."""
+    http = url.replace("ws://", "http://").rsplit("/ws", 1)[0]
+    with urllib.request.urlopen(f"{http}/health", timeout=10) as r:
+        return dict(json.loads(r.read()).get("commits", {"transactions": 0, "rooms": 0}))
+
+
 async def run(url: str, pid: int, bots: int, tables: int, seconds: float, think: float = 0.0, sample_every: float = 10.0) -> dict:
     stats = Stats()
     start = asyncio.Event()
@@ -150,12 +159,15 @@ async def run(url: str, pid: int, bots: int, tables: int, seconds: float, think:
     memory: List[Tuple[float, float]] = []
     sampler = asyncio.create_task(sample_memory(pid, sample_every, memory))
     cpu0 = cpu_seconds(pid)
+    commits0 = commits(url)
     window[0] = time.perf_counter()
     window[1] = window[0] + seconds
     start.set()
     while time.perf_counter() < window[1]:
         await asyncio.sleep(min(1.0, max(0.0, window[1] - time.perf_counter())))
     cpu = cpu_seconds(pid) - cpu0
+    commits1 = commits(url)
+    transactions = commits1["transactions"] - commits0["transactions"]
     memory.append((round(time.perf_counter() - window[0], 1), rss_mb(pid)))
     sampler.cancel()
     await asyncio.gather(*tasks)
@@ -180,6 +192,8 @@ async def run(url: str, pid: int, bots: int, tables: int, seconds: float, think:
         "error_samples": stats.errors[:5],
         "server_cpu_seconds": round(cpu, 2),
         "server_cpu_ms_per_round": round(1000 * cpu / rounds, 3) if rounds else None,
+        "transactions": transactions,
+        "room_changes_per_transaction": round((commits1["rooms"] - commits0["rooms"]) / max(1, transactions), 2),
         "server_rss_mb": memory[-1][1],
         "server_rss_mb_over_time": memory,
     }

@@ -40,6 +40,7 @@ Choices this module makes where RULES.md is silent:
 from __future__ import annotations
 
 import bisect
+import functools
 import operator
 import os
 import sys
@@ -299,7 +300,7 @@ class Ladder:
 
     # ------------------------------------------------------------------ queries
 
-    @property
+    @functools.cached_property
     def thresholds(self) -> Tuple[int, ...]:
         """The thresholds, lowest level first."""
         return tuple(level.threshold for level in self.levels)

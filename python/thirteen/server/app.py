@@ -191,7 +191,13 @@ def create_app(settings: ServerSettings) -> Starlette:
     async def health(request: Request) -> Response:
         hub: Hub = request.app.state.hub
         return JSONResponse(
-            {"ok": True, "version": thirteen.__version__, "rooms": len(hub.rooms), "sockets": sum(sockets.values())}
+            {
+                "ok": True,
+                "version": thirteen.__version__,
+                "rooms": len(hub.rooms),
+                "sockets": sum(sockets.values()),
+                "commits": {"transactions": hub.committer.batches, "rooms": hub.committer.changes},
+            }
         )
 
     async def ws_endpoint(ws: WebSocket) -> None:

@@ -30,7 +30,10 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 from thirteen.server.wire import RAW_EXTENSION
 
-__all__ = ["Guard", "guarded_protocols"]
+__all__ = ["Guard", "guarded_protocols", "READ_AHEAD"]
+
+#: Messages of a WebSocket read ahead of the application before the socket is paused.
+READ_AHEAD = 8
 
 log = logging.getLogger("thirteen.server")
 
@@ -117,6 +120,18 @@ def guarded_protocols(guard: Guard) -> Tuple[Type[asyncio.Protocol], Type[asynci
         def connection_lost(self, exc: Optional[Exception]) -> None:
             guard.release(self.transport)
             super().connection_lost(exc)
+
+        def send_receive_event_to_app(self) -> None:
+            # uvicorn stops reading the socket after every message until the application
+            # has taken it (two epoll changes per message); reading stops here only when
+            # READ_AHEAD messages wait (the rate limit bounds what a client can send).
+            paused = self.read_paused
+            self.read_paused = True  # the base class does not pause again
+            super().send_receive_event_to_app()
+            self.read_paused = paused
+            if not paused and self.queue.qsize() >= READ_AHEAD:
+                self.read_paused = True
+                self.transport.pause_reading()
 
         def handle_connect(self, event: Any) -> None:
             super().handle_connect(event)

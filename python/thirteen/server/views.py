@@ -171,27 +171,37 @@ def result_frame(
 ) -> Dict[str, Any]:
     """The reveal of a settled round (every seat's play, the settlement lane by lane,
     scoops, home runs, units, money, balances, level changes, who stood up)."""
-    data = report.to_dict()
-    result = data["result"]
+    # Read from the report as it is (its to_dict() deep-copies the settlement: this frame
+    # is encoded at once and the report is not kept).
+    result = report.result
     seats = []
     for s, player in enumerate(report.players):
-        row = dict(data["players"][s])
-        row["name"] = names.get(player, str(player))
-        row["ai"] = is_ai(player)
-        row["seat"] = s
-        row["play"] = None if s not in plays else play_dict(plays[s])
-        row["escaped"] = s in report.result.escaped
-        row["surrendered"] = s in report.result.surrendered
-        row["rake"] = report.result.rake[s]
-        seats.append(row)
+        seats.append(
+            {
+                "player": player,
+                "units": report.units[player],
+                "money": report.money[player],
+                "balance": report.balances[player],
+                "points": report.points[player],
+                "auto": report.auto.get(player),
+                "stood_up": report.stood_up.get(player),
+                "name": names.get(player, str(player)),
+                "ai": is_ai(player),
+                "seat": s,
+                "play": None if s not in plays else play_dict(plays[s]),
+                "escaped": s in result.escaped,
+                "surrendered": s in result.surrendered,
+                "rake": result.rake[s],
+            }
+        )
     return {
         "type": "result",
         "room": room,
         "round": number,
         "seats": seats,
-        "settled_seats": result["settled_seats"],
-        "settlement": result["settlement"],
-        "stake": result["stake"],
-        "level_changes": data["level_changes"],
-        "bankrupt": data["bankrupt"],
+        "settled_seats": list(result.settled_seats),
+        "settlement": result.settlement,
+        "stake": result.stake,
+        "level_changes": [c.to_dict() for c in report.level_changes],
+        "bankrupt": list(report.bankrupt),
     }

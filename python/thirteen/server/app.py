@@ -32,7 +32,7 @@ import thirteen
 from thirteen import ThirteenError
 from thirteen.server import protocol as P
 from thirteen.server import security
-from thirteen.server.hub import Hub
+from thirteen.server.hub import Hub, Moved
 from thirteen.server.names import normalize_name
 from thirteen.server.refusals import TEXTS, Refusal, engine_code, error_frame
 from thirteen.server.room import Client, Room
@@ -318,6 +318,11 @@ async def _handle(hub: Hub, conn: Connection, text: str, address: str) -> None:
             await _join(hub, conn, msg, address)
         else:
             await _resume(hub, conn, msg)
+    except Moved as exc:
+        log.info("redirected an opening: %s", exc)
+        await _detach(hub, conn)
+        conn.send({"type": "redirect", "room": exc.room, "url": exc.url})
+        conn.close(4307)
     except Refusal as exc:
         log.info("refused an opening: %s", exc.message)
         await _detach(hub, conn)
@@ -338,7 +343,7 @@ async def _enter(hub: Hub, conn: Connection, room_name: str, player: Optional[st
 
 async def _welcome(conn: Connection, room: Room, session: str, player: str, name: str) -> None:
     conn.key = security.new_connection_key()
-    conn.client = Client(player, conn.send_wire)
+    conn.client = Client(player, conn.send_wire, conn.close)
     conn.send({"type": "welcome", "session": session, "player": player, "room": room.id, "name": name, "key": conn.key})
     conn.admitted = False
     await room.connect(conn.client)

@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from thirteen.server import security
 from thirteen.server.protocol import PROTOCOL
 
-__all__ = ["TableClient", "ProtocolError"]
+__all__ = ["TableClient", "ProtocolError", "Redirected"]
 
 Frame = Dict[str, Any]
 
@@ -34,6 +34,16 @@ class ProtocolError(Exception):
         super().__init__(f"{frame.get('code')}: {frame.get('message')}")
         self.code = frame.get("code")
         self.frame = frame
+
+
+class Redirected(ProtocolError):
+    """A ``redirect`` frame: another process plays the room; ``url`` is its address
+    (``None``: not known now, try again)."""
+
+    def __init__(self, frame: Frame) -> None:
+        super().__init__({"code": "redirect", "message": f"the room is played at {frame.get('url')}"})
+        self.frame = frame
+        self.url: Optional[str] = frame.get("url")
 
 
 class TableClient:
@@ -137,9 +147,7 @@ class TableClient:
         if token is not None:
             message["token"] = token
         await self.ws.send(json.dumps(message))
-        welcome = await self.wait_for(lambda f: f["type"] in ("welcome", "error"), timeout)
-        if welcome["type"] == "error":
-            raise ProtocolError(welcome)
+        welcome = await self._welcome(timeout)
         self.session, self.private, self.player = welcome["session"], private, welcome["player"]
         self.key = welcome["key"]
         return welcome
@@ -149,11 +157,19 @@ class TableClient:
         proof = security.resume_proof(private, self.nonce, session)
         message = {"type": "resume", "protocol": PROTOCOL, "session": session, "proof": proof}
         await self.ws.send(json.dumps(message))
-        welcome = await self.wait_for(lambda f: f["type"] in ("welcome", "error"), timeout)
-        if welcome["type"] == "error":
-            raise ProtocolError(welcome)
+        welcome = await self._welcome(timeout)
         self.session, self.private, self.player = session, private, welcome["player"]
         self.key = welcome["key"]
+        return welcome
+
+    async def _welcome(self, timeout: float) -> Frame:
+        """The ``welcome`` of a join or resume; raises :class:`ProtocolError` for an error
+        frame and :class:`Redirected` for a redirect."""
+        welcome = await self.wait_for(lambda f: f["type"] in ("welcome", "error", "redirect"), timeout)
+        if welcome["type"] == "error":
+            raise ProtocolError(welcome)
+        if welcome["type"] == "redirect":
+            raise Redirected(welcome)
         return welcome
 
     # ------------------------------------------------------------------ reading

@@ -80,6 +80,7 @@ class Journal:
         self.refused = refused
         self.staged: Optional[Staged] = None
         self.writing: Optional[Staged] = None
+        self.lease: Optional[int] = None  # the lease version every write names (fencing)
 
     def stage(
         self,
@@ -116,7 +117,7 @@ class Journal:
         self.staged, self.writing = None, staged
         state, deadline = self.snapshot()
         round_no, report = staged.settlement if staged.settlement is not None else (None, None)
-        return Change(self.room, self.version, state, deadline, tuple(staged.moves), round_no, report)
+        return Change(self.room, self.version, state, deadline, tuple(staged.moves), round_no, report, self.lease)
 
     def done(self, outcome: Union[int, BaseException]) -> None:
         """The batch holding :meth:`take`'s change is over: ``outcome`` is the new

@@ -24,7 +24,7 @@ import logging
 import secrets
 import time
 from concurrent.futures import Executor
-from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple, TypeVar, cast
+from typing import Any, Callable, Coroutine, Dict, List, Optional, Sequence, Set, Tuple, TypeVar, cast
 
 from thirteen import Declaration, PlayerId, Table, ThirteenError, TableError, parse_cards, solve
 from thirteen.server.config import RoomConfig
@@ -43,13 +43,14 @@ log = logging.getLogger("thirteen.server")
 class Client:
     """One live connection of a player: ``send`` queues an encoded frame to it (the same
     :class:`Wire` for every client of a broadcast); ``you`` is the last ``you`` frame sent
-    to it (a frame that did not change is not sent again)."""
+    to it (a frame that did not change is not sent again); ``close`` closes it with a code."""
 
-    __slots__ = ("player", "send", "you")
+    __slots__ = ("player", "send", "close", "you")
 
-    def __init__(self, player: str, send: Callable[[Wire], None]) -> None:
+    def __init__(self, player: str, send: Callable[[Wire], None], close: Callable[[int], None] = lambda code: None) -> None:
         self.player = player
         self.send = send
+        self.close = close
         self.you: Optional[bytes] = None
 
 
@@ -65,6 +66,8 @@ class Room:
         max_spectators: connections of people not seated (:meth:`admit` refuses more).
         ai_float: AI seats bring money from the house account (token accounts: real
             money is never minted) instead of a bankroll minted for them (play money).
+        lost: called when the room finds that another process took its lease (the hub
+            takes it out of memory).
     """
 
     def __init__(
@@ -76,6 +79,7 @@ class Room:
         committer: Optional[Committer] = None,
         max_spectators: int = 50,
         ai_float: bool = False,
+        lost: Optional[Callable[["Room"], Coroutine[Any, Any, None]]] = None,
     ) -> None:
         self.id = stored.id
         self.config = RoomConfig.from_dict(stored.config)
@@ -85,6 +89,10 @@ class Room:
         self.table: Table = Table.from_json(stored.state)
         self.deadline: Optional[float] = stored.deadline
         self.journal = Journal(self.committer, self.id, stored.version, self._snapshot, self._saved, self._refused)
+        self.journal.lease = stored.lease_version
+        self.lease_owner = stored.lease_owner
+        self.lease_until = float("inf")  # monotonic time the lease is known to last until
+        self.lost = lost
         self.broken = False  # a change was refused: the room is read back before anything else
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
@@ -143,6 +151,8 @@ class Room:
         """
         if self.broken:
             raise StaleState(f"room {self.id} is being read back from the database")
+        if time.monotonic() > self.lease_until:
+            raise StaleState(f"room {self.id}: its lease was not renewed in time")
         report = None if settlement is None else (settlement[0], settlement[1].text)
         return self.journal.stage(
             moves,
@@ -197,10 +207,20 @@ class Room:
         await self.publish()
         self.changed.set()
 
+    @property
+    def lease(self) -> int:
+        """The version of the room's lease this process holds."""
+        return self.journal.lease or 0
+
     async def reload(self) -> None:
-        """The room as last saved."""
+        """The room as last saved (StaleState when another process took its lease: the
+        room then leaves memory)."""
         stored = await self.db(self.store.room, self.id)
         assert stored is not None
+        if stored.lease_version != self.lease or stored.lease_owner != self.lease_owner:
+            if self.lost is not None:
+                asyncio.get_running_loop().create_task(self.lost(self))
+            raise StaleState(f"room {self.id}: another process holds its lease")
         self.table = Table.from_json(stored.state)
         self.journal.version = stored.version
         self.deadline = stored.deadline
@@ -287,6 +307,15 @@ class Room:
             ladders=(self.config.money_ladder, self.config.points_ladder),
         )
         return wire(frame)
+
+    def move_clients(self, url: Optional[str]) -> None:
+        """Sends every connection of the room the ``redirect`` frame naming the process
+        that plays it now (``url``; ``None``: not known, try any) and closes it (4307)."""
+        item = wire({"type": "redirect", "room": self.id, "url": url})
+        for clients in list(self.clients.values()):
+            for client in list(clients):
+                client.send(item)
+                client.close(4307)
 
     def broadcast(self, item: Wire) -> None:
         """Queues one encoded frame to every connection of the room."""

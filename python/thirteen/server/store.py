@@ -78,7 +78,7 @@ __all__ = [
 #: The account the rake (服务费) is paid to.
 HOUSE = "house"
 #: The version of the tables below; a database made by another version is refused.
-SCHEMA = "2"
+SCHEMA = "3"
 
 metadata = MetaData()
 
@@ -98,6 +98,11 @@ rooms = Table(
     Column("version", Integer, nullable=False),
     Column("deadline", Float, nullable=True, index=True),
     Column("updated", Float, nullable=False),
+    # The lease (schema 3): the process playing the room (its address), the lease's
+    # version (raised by every take-over: every write of the room names it), its expiry.
+    Column("lease_owner", String(200), nullable=True),
+    Column("lease_version", BigInteger, nullable=False, server_default="0"),
+    Column("lease_expires", Float, nullable=True),
 )
 
 accounts = Table(
@@ -175,6 +180,7 @@ class _HotSql:
             f"UPDATE rooms SET state = {p('state')}, version = {p('next')}, deadline = {p('deadline')}, "
             f"updated = {p('updated')} WHERE id = {p('id')} AND version = {p('version')}"
         )
+        self.update_room_fenced = self.update_room + f" AND lease_version = {p('lease')}"
         self.insert_settlement = (
             f"INSERT INTO settlements (room, round_no, report, created) "
             f"VALUES ({p('room')}, {p('round_no')}, {p('report')}, {p('created')})"
@@ -248,7 +254,9 @@ class Change:
     """One change of a room for :meth:`Store.commit_many`: the saved ``version`` it was
     made on, the new ``state`` (``Table.to_json``), the clock's ``deadline``, the money
     ``moves`` (each with its own ``round_no`` in the ledger) and, when a round ends, its
-    ``settlement`` (the result frame's JSON text) under ``round_no``."""
+    ``settlement`` (the result frame's JSON text) under ``round_no``; ``lease``: the lease version the
+    writer holds (the write is refused when the room's lease has moved on since: a fenced,
+    late writer), ``None``: not checked."""
 
     room: str
     version: int
@@ -257,18 +265,22 @@ class Change:
     moves: Sequence[Move] = ()
     round_no: Optional[int] = None
     settlement: Optional[str] = None
+    lease: Optional[int] = None
 
 
 @dataclass(frozen=True)
 class StoredRoom:
     """A room as saved: its id, settings, ``Table.to_json`` text, version and the clock's
-    deadline (epoch seconds, or ``None``)."""
+    deadline (epoch seconds, or ``None``); its lease's owner, version and expiry."""
 
     id: str
     config: Dict[str, Any]
     state: str
     version: int
     deadline: Optional[float]
+    lease_owner: Optional[str] = None
+    lease_version: int = 0
+    lease_expires: Optional[float] = None
 
 
 @dataclass(frozen=True)
@@ -324,7 +336,8 @@ class Store:
             )
 
     def _check_schema(self) -> None:
-        """Refuses a database made by another version of these tables (StoreError)."""
+        """Refuses a database made by another version of these tables (StoreError); schema
+        2 is brought to 3 (the lease columns)."""
         names = set(inspect(self.engine).get_table_names())
         if "accounts" not in names:
             return
@@ -332,6 +345,13 @@ class Store:
         if "meta" in names:
             with self.engine.connect() as conn:
                 found = conn.execute(select(meta.c.value).where(meta.c.key == "schema")).scalar()
+        if found == "2":  # schema 3 adds the lease columns to rooms
+            with self.engine.begin() as conn:
+                conn.exec_driver_sql("ALTER TABLE rooms ADD COLUMN lease_owner VARCHAR(200)")
+                conn.exec_driver_sql("ALTER TABLE rooms ADD COLUMN lease_version BIGINT NOT NULL DEFAULT 0")
+                conn.exec_driver_sql("ALTER TABLE rooms ADD COLUMN lease_expires FLOAT")
+                conn.execute(update(meta).where(meta.c.key == "schema").values(value=SCHEMA))
+            return
         if found != SCHEMA:
             raise StoreError(
                 f"the database {masked_url(self.url)} has tables of schema {found or 1}, this server "
@@ -633,19 +653,21 @@ class Store:
         """Writes one change with the driver's ``cursor`` (raises its refusal, or
         returns it when nothing was written: a stale version)."""
         sql = self.sql
-        cursor.execute(
-            sql.update_room,
-            {
-                "id": change.room,
-                "version": change.version,
-                "state": change.state,
-                "next": change.version + 1,
-                "deadline": change.deadline,
-                "updated": now,
-            },
-        )
+        params = {
+            "id": change.room,
+            "version": change.version,
+            "state": change.state,
+            "next": change.version + 1,
+            "deadline": change.deadline,
+            "updated": now,
+        }
+        if change.lease is not None:
+            params["lease"] = change.lease
+        cursor.execute(sql.update_room if change.lease is None else sql.update_room_fenced, params)
         if cursor.rowcount != 1:
-            stale = StaleState(f"room {change.room!r} changed since version {change.version}")
+            stale = StaleState(
+                f"room {change.room!r} changed since version {change.version} (or its lease {change.lease} moved on)"
+            )
             if change.moves or change.settlement is not None:
                 raise stale
             return stale
@@ -679,6 +701,99 @@ class Store:
                 },
             )
         return change.version + 1
+
+    # ------------------------------------------------------------------ leases
+
+    def take_lease(self, room: str, owner: str, seconds: float, *, steal: bool = False) -> Optional[StoredRoom]:
+        """Takes the room's lease for ``owner`` (a process's address) for ``seconds``: when
+        nobody holds it, its holder's lease has expired, ``owner`` holds it already (a
+        restart on the same address), or with ``steal``. The lease's version and the
+        room's version both go up, so that every write of the previous holder is refused
+        from now on (fencing). Returns the room as saved, with its new lease; ``None``
+        when another process holds it (:meth:`lease_owner` names it).
+
+        Raises:
+            StoreError: no such room.
+        """
+        now = time.time()
+        free = or_(
+            rooms.c.lease_owner.is_(None),
+            rooms.c.lease_owner == owner,
+            rooms.c.lease_expires.is_(None),
+            rooms.c.lease_expires < now,
+        )
+        where = [rooms.c.id == room]
+        if not steal:
+            where.append(free)
+        with self.engine.begin() as conn:
+            done = conn.execute(
+                update(rooms)
+                .where(*where)
+                .values(
+                    lease_owner=owner,
+                    lease_version=rooms.c.lease_version + 1,
+                    lease_expires=now + seconds,
+                    version=rooms.c.version + 1,
+                )
+            )
+            if done.rowcount != 1:
+                if conn.execute(select(rooms.c.id).where(rooms.c.id == room)).first() is None:
+                    raise StoreError(f"no room {room!r}")
+                return None
+            row = conn.execute(select(rooms).where(rooms.c.id == room)).first()
+        return _stored(row)
+
+    def lease_owner(self, room: str) -> Optional[str]:
+        """The process holding the room's lease now (``None``: nobody, or it expired)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(rooms.c.lease_owner, rooms.c.lease_expires).where(rooms.c.id == room)
+            ).first()
+        if row is None or row[0] is None or row[1] is None or row[1] < time.time():
+            return None
+        return str(row[0])
+
+    def renew_leases(self, owner: str, held: Dict[str, int], seconds: float) -> List[str]:
+        """Renews ``owner``'s leases (room → lease version) for ``seconds`` from now, in
+        one transaction; returns the rooms whose lease it no longer holds."""
+        expires = time.time() + seconds
+        lost = []
+        with self.engine.begin() as conn:
+            for room, version in held.items():
+                done = conn.execute(
+                    update(rooms)
+                    .where(rooms.c.id == room, rooms.c.lease_owner == owner, rooms.c.lease_version == version)
+                    .values(lease_expires=expires)
+                )
+                if done.rowcount != 1:
+                    lost.append(room)
+        return lost
+
+    def release_lease(self, room: str, owner: str, version: int) -> None:
+        """Gives the lease up (a room leaving memory, a server stopping): another process
+        may take it at once."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(rooms)
+                .where(rooms.c.id == room, rooms.c.lease_owner == owner, rooms.c.lease_version == version)
+                .values(lease_owner=None, lease_expires=None)
+            )
+
+    def orphans(self, limit: int) -> List[str]:
+        """Up to ``limit`` rooms with a round in progress whose lease nobody holds (its
+        holder died or stopped renewing), the soonest deadline first."""
+        now = time.time()
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(rooms.c.id)
+                .where(
+                    rooms.c.deadline.is_not(None),
+                    or_(rooms.c.lease_owner.is_(None), rooms.c.lease_expires.is_(None), rooms.c.lease_expires < now),
+                )
+                .order_by(rooms.c.deadline)
+                .limit(limit)
+            )
+            return [r[0] for r in rows]
 
     # ------------------------------------------------------------------ audit
 
@@ -735,7 +850,16 @@ def _insert_missing(conn: Connection, table: Table, values: Dict[str, Any]) -> N
 
 
 def _stored(row: Any) -> StoredRoom:
-    return StoredRoom(row.id, json.loads(row.config), row.state, row.version, row.deadline)
+    return StoredRoom(
+        row.id,
+        json.loads(row.config),
+        row.state,
+        row.version,
+        row.deadline,
+        row.lease_owner,
+        int(row.lease_version or 0),
+        row.lease_expires,
+    )
 
 
 def _sqlite_pragmas(engine: Engine) -> None:

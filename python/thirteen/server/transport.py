@@ -124,12 +124,13 @@ def guarded_protocols(guard: Guard) -> Tuple[Type[asyncio.Protocol], Type[asynci
         def send_receive_event_to_app(self) -> None:
             # uvicorn stops reading the socket after every message until the application
             # has taken it (two epoll changes per message); reading stops here only when
-            # READ_AHEAD messages wait (the rate limit bounds what a client can send).
+            # READ_AHEAD messages wait (the rate limit bounds what a client can send), and
+            # never after the close was sent (the peer's close reply must be read).
             paused = self.read_paused
             self.read_paused = True  # the base class does not pause again
             super().send_receive_event_to_app()
             self.read_paused = paused
-            if not paused and self.queue.qsize() >= READ_AHEAD:
+            if not paused and not self.close_sent and self.queue.qsize() >= READ_AHEAD:
                 self.read_paused = True
                 self.transport.pause_reading()
 

@@ -757,17 +757,15 @@ class Store:
         """Renews ``owner``'s leases (room → lease version) for ``seconds`` from now, in
         one transaction; returns the rooms whose lease it no longer holds."""
         expires = time.time() + seconds
-        lost = []
         with self.engine.begin() as conn:
-            for room, version in held.items():
-                done = conn.execute(
-                    update(rooms)
-                    .where(rooms.c.id == room, rooms.c.lease_owner == owner, rooms.c.lease_version == version)
-                    .values(lease_expires=expires)
-                )
-                if done.rowcount != 1:
-                    lost.append(room)
-        return lost
+            rows = conn.execute(
+                update(rooms)
+                .where(rooms.c.lease_owner == owner, rooms.c.id.in_(list(held)))
+                .values(lease_expires=expires)
+                .returning(rooms.c.id, rooms.c.lease_version)
+            ).all()
+        still = {r[0] for r in rows if held.get(r[0]) == r[1]}
+        return [room for room in held if room not in still]
 
     def release_lease(self, room: str, owner: str, version: int) -> None:
         """Gives the lease up (a room leaving memory, a server stopping): another process

@@ -1,4 +1,12 @@
-"""The rooms a ``thirteen serve`` process holds in memory, and its database.
+"""The rooms a ``thirteen serve`` process holds in memory, their leases, and its database.
+
+A process plays a room only while it holds the room's lease (``Store.take_lease``): taken
+when someone joins or resumes into the room, renewed every third of ``lease_seconds``
+(PostgreSQL; on SQLite, one process's database, a process takes every room it touches),
+released when the room leaves memory or the server stops. A room whose lease another
+process holds is refused with :class:`Moved` (the client is redirected there); a room whose
+lease this process lost leaves memory and its clients are redirected; rooms with a round in
+progress whose lease lapsed (their process died) are taken over, clocks and all.
 
 At most ``max_rooms`` rooms are in memory. A room is loaded when someone joins or resumes
 into it (created when new), and leaves memory when it is idle (no connection, no round in

@@ -1,16 +1,19 @@
 """A room of ``thirteen serve``: a :class:`~thirteen.Table` driven by players' actions and
 a clock, every change committed to the database before anyone is told of it.
 
-After a change the room's ``state`` frame (the same for everyone) is serialized once and
-the same text queued to every connection, and each player whose own view may have changed
-(the seated, those dealt in, those waiting for a seat, the one who acted: a handful, not
-the spectators) gets its ``you`` frame. A joining spectator is sent the two frames and
-costs the others nothing.
+Once changes are saved, the room's ``state`` frame (the same for everyone) is encoded once
+and the same bytes queued to every connection, and each player whose own view may have
+changed (the seated, those dealt in, those waiting for a seat, the one who acted: a
+handful, not the spectators) gets its ``you`` frame, when it differs from the last one its
+connection got. A joining spectator is sent the two frames and costs the others nothing.
 
 Actions run one at a time per room (an asyncio lock). Each applies a ``Table`` / ``Round``
-method (which validates fully and changes nothing when it raises), then commits the new
-state with :meth:`Store.commit`; if the commit fails the room is read back from the
-database, so memory never runs ahead of what was saved. The clock (:meth:`Room.run`)
+method (which validates fully and changes nothing when it raises) and, in the same step,
+stages the change for the group commit (:mod:`thirteen.server.commits`); it is answered,
+and its frames sent, once the transaction holding it has committed. If the change is
+refused the room is read back from the database (and the changes staged on top of it are
+refused too). A room whose lease another process took (:mod:`thirteen.server.hub`) leaves
+memory. The clock (:meth:`Room.run`)
 starts rounds, fills free seats with AI players, ends the swap, auto-arranges seats that
 ran out of time (代打) and settles. After a restart it picks up where the saved state is:
 a round in progress keeps its hands, plays and deadline. Everything that can make the room

@@ -16,6 +16,11 @@ sockets used to exhaust the process's file descriptors (``EMFILE``) so that even
 
 A connection is counted from its acceptance until its socket closes, through the upgrade
 from HTTP to WebSocket.
+
+The WebSocket protocol offers itself to the application in the scope's ``extensions``
+(:data:`thirteen.server.wire.RAW_EXTENSION`), so that frames encoded once are written
+straight to the socket, and reads up to :data:`READ_AHEAD` messages ahead of the
+application (uvicorn pauses the socket after every message).
 """
 
 from __future__ import annotations

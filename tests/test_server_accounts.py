@@ -151,16 +151,23 @@ def test_a_join_flood_mints_nothing_past_the_cap(database):
 
 
 def test_the_grant_window_opens_again(tmp_path):
-    server = serve(tmp_path, "--grants-per-address", "1", "--grant-window", "1")
+    """One grant per address per 4 s window: a second join right after the first is refused,
+    one after the window has passed is granted. The window is long enough that a loaded
+    machine (a join taking a second or more) cannot let the second join slip past it."""
+    server = serve(tmp_path, "--grants-per-address", "1", "--grant-window", "4")
     try:
         async def scenario():
             first = await join_code(server.ws, "win", "w1")
+            granted = time.monotonic()
             second = await join_code(server.ws, "win", "w2")
-            await asyncio.sleep(1.3)
+            refused_within = time.monotonic() - granted
+            await asyncio.sleep(max(0.0, 4.3 - (time.monotonic() - granted)))
             third = await join_code(server.ws, "win", "w3")
-            return first, second, third
+            return first, second, third, refused_within
 
-        assert run(scenario()) == ("welcome", "no_grant", "welcome")
+        first, second, third, refused_within = run(scenario())
+        assert refused_within < 4, "the second join took longer than the window itself"
+        assert (first, second, third) == ("welcome", "no_grant", "welcome")
     finally:
         server.stop()
 

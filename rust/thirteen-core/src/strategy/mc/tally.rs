@@ -1,62 +1,44 @@
-//! The Monte Carlo strategy `mc`: the best `ev` candidates settled exactly against sampled
-//! deals of the unseen cards.
+//! The deals `mc` samples: the other seats dealt from the unseen cards and arranged by `ev`,
+//! and the plays weighed settled exactly against each deal, in parallel.
 
 use rayon::prelude::*;
 
-use crate::cards::{Card, DeckKind};
+use crate::cards::Card;
 use crate::deal::{rng_at, shuffle};
 use crate::rules::{Mode, Rules};
 use crate::score::{settle_known_totals, Scratch, Submission};
 use crate::special::SpecialHand;
-use crate::strategy::ev::{solve_ev, solve_ev_with, submission, Choice};
+use crate::strategy::ev::{solve_ev, submission};
 use crate::strategy::keep::solve_ev_keep;
 use crate::strategy::lanes::LaneTables;
 use crate::strategy::model::{Context, Role};
-use crate::strategy::search::{best_first, Distinct};
 
-/// The cards not in `hand`, as the deck holds them (extra copies of diamonds included).
-pub fn unseen(hand: &[Card], deck: DeckKind) -> Vec<Card> {
-    let mut left = deck.cards();
-    for c in hand {
-        if let Some(p) = left.iter().position(|x| x == c) {
-            left.swap_remove(p);
-        }
-    }
-    left.sort_unstable();
-    left
+/// One play `mc` weighs: what the seat submits and the special it declares (`None`: an
+/// arrangement).
+#[derive(Clone, Debug)]
+pub(crate) struct Weighed {
+    /// The submission.
+    pub(crate) submission: Submission,
+    /// The special declared.
+    pub(crate) declared: Option<SpecialHand>,
 }
 
-/// Monte Carlo over the unseen cards (strategy `mc`): `samples` deals of the opponents'
-/// hands from the cards not in `held` (every card dealt to this seat: the 13 kept, `cards`,
-/// and with more dealt the ones set aside), each opponent dealt what the rules deal
-/// (`rules.dealt`, 13 to 16) and arranged by `ev`, which keeps its best 13 when dealt more
-/// ([`solve_ev_keep`]); the `top` best candidates of `ev` of distinct lane values (card
-/// removal from `held`; two plays of the same three values, the same play in other suits,
-/// settle alike against every deal), and a held special, are settled exactly against
-/// every sample, in parallel; the best mean wins. Returns the candidates with their mean
-/// units, best first.
-#[allow(clippy::too_many_arguments)]
-pub fn solve_mc(
-    cards: &[Card; 13],
-    held: &[Card],
+/// The sum of each play's units over `samples` deals of the other seats' hands from `pool`
+/// (the cards this seat was not dealt), shuffled from `seed` (deal `i` from
+/// [`rng_at`]`(seed, 0, i)`): each opponent dealt what the rules deal (`rules.dealt`, 13 to
+/// 16, where the cards left allow it, else 13) and arranged by `ev`, which keeps its best 13
+/// when dealt more ([`solve_ev_keep`]); every play settled exactly against the same deals.
+/// A deal adds whole units, so the sums are exact whatever the order of addition.
+pub(crate) fn tally(
+    plays: &[Weighed],
+    pool: &[Card],
     rules: &Rules,
     tables: &LaneTables,
     ctx: Context,
     samples: usize,
     seed: u64,
-    top: usize,
-) -> Vec<Choice> {
-    let mut cands = solve_ev_with(
-        cards,
-        held,
-        rules,
-        tables,
-        ctx,
-        top.max(1),
-        Distinct::Values,
-    );
+) -> Vec<f64> {
     let opponents = ctx.players.saturating_sub(1).max(1);
-    let pool = unseen(held, rules.deck);
     // What each opponent is dealt: the rules' count, where the cards left allow it.
     let dealt = (rules.dealt as usize).clamp(13, 16);
     let dealt = if opponents * dealt <= pool.len() {
@@ -64,36 +46,34 @@ pub fn solve_mc(
     } else {
         13
     };
-    let subs: Vec<Submission> = cands.iter().map(|c| submission(cards, c)).collect();
     let me = match (rules.mode, ctx.role) {
         (Mode::Banker, Role::Banker) => 0,
         (Mode::Banker, Role::Player) => 1,
         _ => 0,
     };
-    // Per rayon task: the candidates' sums and the buffers each sample refills. A sample
-    // adds whole units, so the sums are exact whatever the order of addition.
+    // Per rayon task: the plays' sums and the buffers each sample refills.
     let buffers = || {
         (
-            vec![0.0f64; subs.len()],
-            pool.clone(),
+            vec![0.0f64; plays.len()],
+            pool.to_vec(),
             Vec::<Submission>::with_capacity(opponents + 1),
             Vec::<Option<SpecialHand>>::with_capacity(opponents + 1),
             Scratch::default(),
         )
     };
-    let sums: Vec<f64> = (0..samples)
+    (0..samples)
         .into_par_iter()
         .fold(
             buffers,
             |(mut out, mut deck, mut table, mut declared, mut scratch), i| {
                 let mut rng = rng_at(seed, 0, i as u64);
-                deck.copy_from_slice(&pool);
+                deck.copy_from_slice(pool);
                 shuffle(&mut deck, &mut rng);
                 // Each seat's submission and declared special; the specials are known from the
-                // solves, so the table is settled without checking them again per candidate.
+                // solves, so the table is settled without checking them again per play.
                 table.clear();
                 declared.clear();
-                table.push(subs[0].clone());
+                table.push(plays[0].submission.clone());
                 declared.push(None);
                 for o in 0..opponents {
                     let octx = Context {
@@ -119,13 +99,13 @@ pub fn solve_mc(
                     table.swap(0, 1);
                     declared.swap(0, 1);
                 }
-                for (ci, sub) in subs.iter().enumerate() {
-                    table[me] = sub.clone();
-                    declared[me] = cands[ci].special.clone();
+                for (pi, play) in plays.iter().enumerate() {
+                    table[me] = play.submission.clone();
+                    declared[me] = play.declared.clone();
                     if let Ok(totals) =
                         settle_known_totals(&table, &declared, rules, 0, &mut scratch)
                     {
-                        out[ci] += totals[me] as f64;
+                        out[pi] += totals[me] as f64;
                     }
                 }
                 (out, deck, table, declared, scratch)
@@ -133,17 +113,12 @@ pub fn solve_mc(
         )
         .map(|(out, ..)| out)
         .reduce(
-            || vec![0.0; subs.len()],
+            || vec![0.0; plays.len()],
             |mut a, b| {
                 for (x, y) in a.iter_mut().zip(b) {
                     *x += y;
                 }
                 a
             },
-        );
-    for (c, s) in cands.iter_mut().zip(sums) {
-        c.expected = s / samples.max(1) as f64;
-    }
-    cands.sort_by(|a, b| best_first(a.expected, b.expected));
-    cands
+        )
 }

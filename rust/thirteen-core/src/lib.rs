@@ -47,15 +47,13 @@ pub use split::{HandSplits, Split, SplitFilter};
 pub use strategy::ev::{ev_scan, explain_arrangement, solve_ev, Choice};
 pub use strategy::greedy::solve_greedy;
 pub use strategy::lanes::{LaneCounts, LanePairs, LaneTables};
-pub use strategy::mc::solve_mc;
+pub use strategy::mc::{solve_mc, MC_EV_PLAYS, MC_GATE};
 pub use strategy::model::{Context, Explained, Role};
 pub use strategy::removal::Removal;
 pub use strategy::search::{
     best_splits, Ask, Candidate, Distinct, Hand, Need, Pricing, SearchStats,
 };
-pub use strategy::solve::{
-    complete, solve, solve_batch, SolveOptions, Solved, Strategy, MC_CANDIDATES,
-};
+pub use strategy::solve::{complete, solve, solve_batch, SolveOptions, Solved, Strategy};
 pub use strategy::train::{
     build_tables, deal_range, shard_counts, train, train_with, IterationCounts, IterationReport,
     TrainConfig,

@@ -126,6 +126,39 @@ pub fn complete_keep(
     })
 }
 
+/// The `top` best splits of 13 of `dealt` (13 to 16 cards) by `ev`, kept apart by
+/// `distinct`, best first, each as an arrangement with its expected units: card removal
+/// from every dealt card, as [`solve_ev_keep`] prices them (no horse card doubling; no
+/// special).
+pub(crate) fn ranked_splits(
+    dealt: &[Card],
+    rules: &Rules,
+    tables: &LaneTables,
+    ctx: Context,
+    top: usize,
+    distinct: Distinct,
+) -> Vec<Choice> {
+    let removal = tables.removal(dealt, rules);
+    let pricing = Pricing {
+        rules,
+        tables,
+        removal: removal.as_ref(),
+        ctx,
+    };
+    let found = with_dealt_hand(dealt, rules, |hand| {
+        best_splits(
+            hand,
+            &pricing,
+            Ask::best(top, distinct),
+            &mut SearchStats::default(),
+        )
+    });
+    found
+        .iter()
+        .map(|c| Choice::split(arrangement_at(dealt, c), c.expected))
+        .collect()
+}
+
 /// `f` of the search's view of `dealt` (13 to 16 cards): the values of its 5- and 3-position
 /// subsets (for 13 cards the evaluator's, with its threes' keys).
 pub(crate) fn with_dealt_hand<R>(

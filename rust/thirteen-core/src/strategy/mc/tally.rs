@@ -23,12 +23,60 @@ pub(crate) struct Weighed {
     pub(crate) declared: Option<SpecialHand>,
 }
 
-/// The sum of each play's units over `samples` deals of the other seats' hands from `pool`
+/// What the deals gave each play: the sum of its units, and of the difference from the
+/// first play's units and its square (for a paired comparison with the first play). Whole
+/// units each, so exact whatever the order of addition.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Tally {
+    /// Per play, its units summed over the deals.
+    pub(crate) units: Vec<f64>,
+    /// Per play, its units less the first play's, summed.
+    pub(crate) diff: Vec<f64>,
+    /// Per play, the squares of those differences, summed.
+    pub(crate) diff_sq: Vec<f64>,
+}
+
+impl Tally {
+    fn new(plays: usize) -> Tally {
+        Tally {
+            units: vec![0.0; plays],
+            diff: vec![0.0; plays],
+            diff_sq: vec![0.0; plays],
+        }
+    }
+
+    /// Adds one deal's units of each play.
+    fn add_deal(&mut self, units: &[i64]) {
+        let first = units[0];
+        for (i, &u) in units.iter().enumerate() {
+            let d = (u - first) as f64;
+            self.units[i] += u as f64;
+            self.diff[i] += d;
+            self.diff_sq[i] += d * d;
+        }
+    }
+
+    /// Both tallies' deals.
+    fn merge(mut self, other: Tally) -> Tally {
+        for (a, b) in [
+            (&mut self.units, other.units),
+            (&mut self.diff, other.diff),
+            (&mut self.diff_sq, other.diff_sq),
+        ] {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+        }
+        self
+    }
+}
+
+/// The [`Tally`] of each play's units over `samples` deals of the other seats' hands from `pool`
 /// (the cards this seat was not dealt), shuffled from `seed` (deal `i` from
 /// [`rng_at`]`(seed, 0, i)`): each opponent dealt what the rules deal (`rules.dealt`, 13 to
 /// 16, where the cards left allow it, else 13) and arranged by `ev`, which keeps its best 13
-/// when dealt more ([`solve_ev_keep`]); every play settled exactly against the same deals.
-/// A deal adds whole units, so the sums are exact whatever the order of addition.
+/// when dealt more ([`solve_ev_keep`]); every play settled exactly against the same deals
+/// (a play the table refuses, which a play of held cards never is, counts 0).
 pub(crate) fn tally(
     plays: &[Weighed],
     pool: &[Card],
@@ -37,7 +85,7 @@ pub(crate) fn tally(
     ctx: Context,
     samples: usize,
     seed: u64,
-) -> Vec<f64> {
+) -> Tally {
     let opponents = ctx.players.saturating_sub(1).max(1);
     // What each opponent is dealt: the rules' count, where the cards left allow it.
     let dealt = (rules.dealt as usize).clamp(13, 16);
@@ -51,10 +99,11 @@ pub(crate) fn tally(
         (Mode::Banker, Role::Player) => 1,
         _ => 0,
     };
-    // Per rayon task: the plays' sums and the buffers each sample refills.
+    // Per rayon task: the plays' tally and the buffers each sample refills.
     let buffers = || {
         (
-            vec![0.0f64; plays.len()],
+            Tally::new(plays.len()),
+            vec![0i64; plays.len()],
             pool.to_vec(),
             Vec::<Submission>::with_capacity(opponents + 1),
             Vec::<Option<SpecialHand>>::with_capacity(opponents + 1),
@@ -65,7 +114,7 @@ pub(crate) fn tally(
         .into_par_iter()
         .fold(
             buffers,
-            |(mut out, mut deck, mut table, mut declared, mut scratch), i| {
+            |(mut out, mut units, mut deck, mut table, mut declared, mut scratch), i| {
                 let mut rng = rng_at(seed, 0, i as u64);
                 deck.copy_from_slice(pool);
                 shuffle(&mut deck, &mut rng);
@@ -102,23 +151,13 @@ pub(crate) fn tally(
                 for (pi, play) in plays.iter().enumerate() {
                     table[me] = play.submission.clone();
                     declared[me] = play.declared.clone();
-                    if let Ok(totals) =
-                        settle_known_totals(&table, &declared, rules, 0, &mut scratch)
-                    {
-                        out[pi] += totals[me] as f64;
-                    }
+                    units[pi] = settle_known_totals(&table, &declared, rules, 0, &mut scratch)
+                        .map_or(0, |totals| totals[me]);
                 }
-                (out, deck, table, declared, scratch)
+                out.add_deal(&units);
+                (out, units, deck, table, declared, scratch)
             },
         )
         .map(|(out, ..)| out)
-        .reduce(
-            || vec![0.0; plays.len()],
-            |mut a, b| {
-                for (x, y) in a.iter_mut().zip(b) {
-                    *x += y;
-                }
-                a
-            },
-        )
+        .reduce(|| Tally::new(plays.len()), Tally::merge)
 }

@@ -10,7 +10,8 @@ lane values that fall as the category rises) and hashes, per section:
 * ``top3``: ``solve(top=3)`` with its alternatives, the same hands;
 * ``greedy``: ``solve(strategy="greedy")``, the same hands;
 * ``batch``: ``solve_batch`` (``ev``) of the same hands, its two arrays' bytes;
-* ``hints``: ``hints`` (``n`` = 5), ``--few`` hands;
+* ``hints``: ``hints`` (``n`` = 5), ``--few`` hands (the plays; surrendering, listed besides
+  them under rules that allow it, is in ``benches/digest_decisions.py``);
 * ``complete``: ``complete`` with 0 to 6 cards placed and ``limit`` 5, 20 or 300, ``--few``
   hands;
 * ``mc``: ``solve(strategy="mc")`` with 8 samples, seeded, ``top`` 1 or 3, ``--mc-hands`` hands.
@@ -151,7 +152,10 @@ def sections(s: Setting, hands: int, few: int, mc_hands: int) -> Dict[str, Calla
                               + np.ascontiguousarray(specials).tobytes()).hexdigest()
 
     def hints() -> str:
-        return digest_lines(" || ".join(hint_text(x) for x in thirteen.hints(h, s.rules, **kw))
+        # The plays only: surrendering, listed besides them since issue 54, has its own
+        # digest (benches/digest_decisions.py).
+        return digest_lines(" || ".join(hint_text(x) for x in thirteen.hints(h, s.rules, **kw)
+                                        if not x.surrender)
                             for h in s.hands(few))
 
     def complete() -> str:

@@ -18,7 +18,8 @@ Sections, each hashed on its own (a mismatch names the section):
   ``settle_batch``; ``escape_payments`` and ``money`` with a rake on random results.
 * ``round/<rules>/<players>``: whole rounds through ``Round``: swap-three, 0 to 3 seats
   escaping (in the swap or the arrange phase), surrenders, random submissions and
-  declarations, the rest auto-arranged; the ``RoundResult`` as JSON.
+  declarations, the rest auto-arranged by ``solve``'s play (the engine's surrenders and
+  gifts: ``benches/digest_decisions.py``); the ``RoundResult`` as JSON.
 
 Usage::
 
@@ -127,7 +128,7 @@ def solve_rows(rules: RuleSet, players: int, banker: bool, hands: int, seed: str
             yield ["top", i, [play(a) for a in (s, *s.alternatives)]]
         if i % 50 == 0:
             hs = thirteen.hints(hand, rules, players=players, banker=banker)
-            yield ["hints", i, [[h.label, *play(h)] for h in hs]]
+            yield ["hints", i, [[h.label, *play(h)] for h in hs if not h.surrender]]
         if i % 100 == 0 and rules.dealt == 13:
             k = rng.randrange(5)
             placed = {"front": hand[:min(k, 3)], "back": hand[3:3 + max(0, k - 3)]}
@@ -233,7 +234,7 @@ def round_rows(rules: RuleSet, players: int, rounds: int, seed: str) -> Iterator
             rnd.finish_swap()
         else:
             for s in early:
-                rnd.escape(s)
+                leave(rnd, rules, players, banker, s)
         for s in rnd.present:
             roll = rng.random()
             hand = list(rnd.hand(s))
@@ -249,9 +250,35 @@ def round_rows(rules: RuleSet, players: int, rounds: int, seed: str) -> Iterator
                 yield ["refused", t, s, error(exc)]
         for s in leavers[len(early):]:
             if s in rnd.present:
-                rnd.escape(s)
-        result = rnd.settle(auto_missing=True, balances=[100] * players, min_balance=50)
+                leave(rnd, rules, players, banker, s)
+        play_missing(rnd, rules, players, banker)
+        result = rnd.settle(balances=[100] * players, min_balance=50)
         yield [t, result.to_dict()]
+
+
+def leave(rnd: Round, rules: RuleSet, players: int, banker: int, seat: int) -> None:
+    """The seat escapes; with no escape rule it is auto-arranged at once while arranging,
+    by ``solve``'s play as before issue 54 (see :func:`play_missing`)."""
+    if rules.escape is None and rnd.phase == "arrange" and seat in rnd.missing:
+        play_missing(rnd, rules, players, banker, [seat], "disconnect")
+    rnd.escape(seat)
+
+
+def play_missing(
+    rnd: Round, rules: RuleSet, players: int, banker: int, seats: Optional[List[int]] = None,
+    reason: Optional[str] = None,
+) -> None:  # fmt: skip
+    """Auto-arranges ``seats`` (default: the seats still missing) with ``solve``'s play, for
+    ``reason`` (default: ``disconnect`` for a disconnected seat, else ``timeout``), as
+    ``settle(auto_missing=True)`` did before issue 54 (the engine now surrenders where that
+    loses less: ``benches/digest_decisions.py`` digests it); solved for the table of the
+    seats still in when the rules allow its size, else the seats dealt in."""
+    size = len(rnd.present) if len(rnd.present) in rules.players else players
+    for s in rnd.missing if seats is None else seats:
+        why = reason or ("disconnect" if s in rnd.disconnected else "timeout")
+        is_banker = rules.mode == "banker" and s == banker
+        sol = thirteen.solve(rnd.hand(s), rules, players=size, banker=is_banker)
+        rnd.auto(s, why, play=sol.submission())
 
 
 # ------------------------------------------------------------------------------ digest

@@ -463,8 +463,10 @@ def test_hints_are_the_best_play_of_each_of_the_best_kinds(preset: str) -> None:
     # Against every legal finish priced by `complete` (the 10,000 best, which hold the best
     # play of every kind they name): the best play of each label (牌型提示's kinds), best
     # first; `hints(n)` lists the first `n` of them. Hands with no special, so that only
-    # arrangements compete.
+    # arrangements compete, and under Western rules surrendering (RULES.md 5 step 1: 3 units
+    # to each of the 3 opponents), listed where it ranks.
     rules = RuleSet.preset(preset)
+    gone = [-9.0] if rules.surrender.allowed else []
     for seed in range(6):
         hand = random_hand(900 + seed, rules)
         if ref.find_special(hand, rules) is not None:
@@ -477,8 +479,14 @@ def test_hints_are_the_best_play_of_each_of_the_best_kinds(preset: str) -> None:
         kinds = sorted(best.items(), key=lambda kv: -kv[1])
         for n in (1, 5, 8):
             hs = core.hints(hand, rules, players=4, n=n)
-            assert len(hs) == min(n, len(kinds))
-            for h, (_, e) in zip(hs, kinds):
+            plays = [h for h in hs if not h.surrender]
+            assert len(plays) == min(n, len(kinds))
+            # Surrendering besides the n plays, where it ranks, when it beats one of them.
+            shown = [e for e in gone if e > plays[-1].expected or len(plays) < n]
+            ranked = sorted([h.expected for h in plays] + shown, reverse=True)
+            assert [h.expected for h in hs] == ranked
+            assert [h.expected for h in hs if h.surrender] == shown
+            for h, (_, e) in zip(plays, kinds):
                 assert h.label in best and math.isclose(h.expected, best[h.label], abs_tol=1e-9)
                 assert math.isclose(h.expected, e, abs_tol=1e-9)
             assert len({h.label for h in hs}) == len(hs)

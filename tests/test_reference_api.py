@@ -22,6 +22,7 @@ ONLY_IN_PACKAGE = {
     "RuleSet", "evaluate_batch", "settle_batch", "solve_batch", "solve", "hints", "complete",
     "lane_tables", "build_tables", "train", "TableSet", "TablesWarning", "register_tables",
     "clear_table_cache", "Round", "Table", "Ladder", "level_change", "simulate", "BackendError",
+    "gift", "Gift",
     # "the errors and type aliases"; and the types those functions return
     "Solution", "Hint", "LaneTables", "RoundResult", "TablePlayer", "TableRoundReport",
     "LevelChange", "LevelInfo", "ThirteenError", "CardError", "CountError", "SaveError", "TableRound",

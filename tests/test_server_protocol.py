@@ -291,7 +291,38 @@ def test_bankrupt_seats_stand_up_and_levels_move(tmp_path):
 
 def test_swap_three_with_one_giver_gets_its_own_cards_back(tmp_path):
     """RULES.md 7.3: the given cards are pooled and each player draws back as many as it
-    gave; when only one player gives, the pool is its own cards."""
+    gave; when only one player gives, the pool is its own cards. Two people and no AI seat
+    (AI seats give what the engine chooses, below): one gives three cards, the other none."""
+    server = serve(tmp_path, "--rules", "kaixin-swap", "--ai", "0", "--seed", "9")
+    try:
+        async def scenario():
+            c = await TableClient.connect(server.ws)
+            d = await TableClient.connect(server.ws)
+            await c.join("swap", "ann")
+            await d.join("swap", "bo")
+            await c.request({"type": "sit"})
+            await d.request({"type": "sit"})
+            swapping = lambda f: f["type"] == "you" and (f["round"] or {}).get("phase") == "swap"
+            st = await c.wait_for(swapping, 20)
+            await d.wait_for(swapping, 20)
+            before = st["round"]["hand"]
+            gift = " ".join(before.split()[:3])
+            await c.request({"type": "give", "cards": gift})
+            await d.request({"type": "give", "cards": ""})
+            st = await dealt(c)
+            assert sorted(st["round"]["hand"].split()) == sorted(before.split())
+            await c.close()
+            await d.close()
+
+        run(scenario())
+    finally:
+        server.stop()
+
+
+def test_swap_three_pools_the_ai_seats_gifts(tmp_path):
+    """Issue 54: AI seats give what the engine chooses (thirteen.gift), so the pool holds
+    more than the person's own three cards: with the seed of this room the person draws
+    cards it did not hold."""
     server = serve(tmp_path, "--rules", "kaixin-swap", "--ai", "3", "--seed", "9")
     try:
         async def scenario():
@@ -303,7 +334,10 @@ def test_swap_three_with_one_giver_gets_its_own_cards_back(tmp_path):
             gift = " ".join(before.split()[:3])
             await c.request({"type": "give", "cards": gift})
             st = await dealt(c)
-            assert sorted(st["round"]["hand"].split()) == sorted(before.split())
+            after = st["round"]["hand"].split()
+            kept = before.split()[3:]
+            assert len(after) == 13 and set(kept) <= set(after)
+            assert set(after) != set(before.split())
             await c.request(best_action(st["round"]["hand"], RuleSet.preset("kaixin-swap"), 4))
             await c.wait_for(lambda f: f["type"] == "result", 20)
             await c.close()

@@ -67,6 +67,7 @@ from thirteen.errors import (
 from thirteen.ladder import Ladder, LevelInfo, level_change, level_for
 from thirteen.rules import RuleSet
 from thirteen.solver import Hint, Solution, complete, hints, solve, solve_batch
+from thirteen.gifts import Gift, gift
 from thirteen.table_store import TableSet, TablesWarning, clear_cache as clear_table_cache, lane_tables, register_tables
 from thirteen.training import train
 from thirteen.simulation import simulate
@@ -106,6 +107,8 @@ __all__ = [
     "LevelInfo",
     "level_change",
     "level_for",
+    "Gift",
+    "gift",
     "Hint",
     "Solution",
     "build_tables",

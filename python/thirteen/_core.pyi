@@ -50,6 +50,8 @@ __all__ = [
     "_ev_scan",
     "_explain",
     "_solve",
+    "_gift",
+    "_surrender_expected",
     "_complete",
     "solve_batch",
     "Deal",
@@ -306,6 +308,20 @@ def _solve(
     distinct: bool = False,
     labels: bool = False,
 ) -> Tuple[Tuple[Card, ...], list[_ChoiceTuple]]: ...
+def _gift(
+    cards: _CardsLike,
+    rules: _RulesLike,
+    tables: LaneTables,
+    players: int = 4,
+    banker: bool = False,
+    seed: int = 0,
+    top: int = 1,
+    model: Optional[Tuple[Sequence[int], Sequence[int], Sequence[int]]] = None,
+    search: Optional[Tuple[int, int, int, int]] = None,
+) -> list[Tuple[Tuple[Card, ...], float]]: ...
+def _surrender_expected(
+    rules: _RulesLike, players: int = 4, banker: bool = False
+) -> Optional[float]: ...
 def _complete(
     cards: _CardsLike,
     rules: _RulesLike,

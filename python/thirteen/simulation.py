@@ -31,8 +31,10 @@ from thirteen import _core, cluster
 from thirteen.errors import LimitError, ThirteenError
 from thirteen.processes import Pool
 from thirteen.rules import RuleSet
+from thirteen.game.decisions import gift_seed
+from thirteen.gifts import gift
 from thirteen.solver import solve
-from thirteen._core import LaneTables
+from thirteen._core import Card, LaneTables
 from thirteen.table_store import lane_tables
 
 __all__ = [
@@ -205,19 +207,42 @@ def shard_size(rate: float, rounds: int, workers: int, seconds: float) -> int:
     return max(1, min(int(rate * seconds), most))
 
 
-def _play_round(spec: Spec, r: int) -> Tuple[_core.Settlement, int]:
-    """Round ``r`` of the run: its settlement, and the rake taken from it."""
+def _swapped(spec: Spec, r: int, hands: List[List[Card]], seed: Optional[int]) -> List[List[Card]]:
+    """The hands of round ``r`` after swap-three (换三张, RULES.md 7.3): each ``ev`` or
+    ``mc`` seat gives what :func:`thirteen.gift` chooses (seeded by the round's seed and
+    the seat), a ``greedy`` seat gives nothing."""
     rules = spec.rules
-    d = _core.deal(rules, spec.players, None if spec.seed is None else spec.seed + r)
+    given = [
+        list(gift(hand, rules, players=spec.players, banker=rules.mode == "banker" and seat == 0,
+                  seed=gift_seed(seed, seat), tables=spec.tables).cards)
+        if spec.strategies[seat] != "greedy" else []
+        for seat, hand in enumerate(hands)
+    ]  # fmt: skip
+    return [list(h) for h in _core.swap_cards(hands, given, rules, seed)]
+
+
+def _play_round(spec: Spec, r: int) -> Tuple[_core.Settlement, int]:
+    """Round ``r`` of the run: its settlement, and the rake taken from it. Swap-three
+    (:func:`_swapped`) when the rules have it; an ``ev`` or ``mc`` seat surrenders when the
+    rules allow it and that loses less (:attr:`thirteen.Solution.surrenders`)."""
+    rules = spec.rules
+    seed = None if spec.seed is None else spec.seed + r
+    d = _core.deal(rules, spec.players, seed)
+    hands = [list(h) for h in d.hands]
+    if rules.swap is not None:
+        hands = _swapped(spec, r, hands, seed)
     subs = []
-    for seat, hand in enumerate(d.hands):
+    surrendered = []
+    for seat, hand in enumerate(hands):
         sol = solve(
-            list(hand), rules, players=spec.players, strategy=spec.strategies[seat],
+            hand, rules, players=spec.players, strategy=spec.strategies[seat],
             samples=spec.samples, seed=r, banker=rules.mode == "banker" and seat == 0,
             tables=spec.tables,
         )
         subs.append(sol.submission())
-    settlement = _core.settle(subs, rules)
+        if sol.surrenders:
+            surrendered.append(seat)
+    settlement = _core.settle(subs, rules, surrendered=surrendered or None)
     totals = settlement.totals
     money = _core.money(totals, spec.stake, spec.rake)
     return settlement, sum(t * spec.stake for t in totals) - sum(money)
@@ -342,7 +367,11 @@ def simulate(
     Args:
         rules: the :class:`RuleSet`.
         players: table size (one the rules allow).
-        strategies: one strategy per seat: ``ev``, ``mc`` or ``greedy``.
+        strategies: one strategy per seat: ``ev``, ``mc`` or ``greedy``. Under swap-three
+            (换三张) an ``ev`` or ``mc`` seat gives :func:`thirteen.gift`'s cards (about 20 ms
+            each at 4 players), a ``greedy`` seat nothing; where the rules allow surrender
+            an ``ev`` or ``mc`` seat surrenders when that loses less
+            (:attr:`thirteen.Solution.surrenders`).
         rounds: rounds to play, 1 to :data:`MAX_ROUNDS`.
         seed: seed of round 0, 0 to 2**64 − ``rounds``; ``None``: random deals.
         samples: Monte Carlo samples of ``mc`` seats.

@@ -101,6 +101,10 @@ class Solution:
         kept: the 13 cards kept (differs from the dealt cards only with 16 dealt, 多三张).
         strategy: ``"ev"``, ``"mc"`` or ``"greedy"``.
         alternatives: the runners-up (best first), when asked for with ``top``.
+        surrender_expected: under rules that allow surrender (Western, RULES.md 5 step 1),
+            the expected units of surrendering: ``-surrender.units`` for each opponent the
+            seat meets, the opponents taken as not surrendering (docs/surrender.md);
+            ``None`` when the rules do not allow it.
     """
 
     arrangement: Optional[Arrangement]
@@ -109,11 +113,20 @@ class Solution:
     kept: Tuple[Card, ...]
     strategy: str
     alternatives: Tuple["Solution", ...] = field(default=())
+    surrender_expected: Optional[float] = None
 
     @property
     def declares(self) -> bool:
         """Whether the solution declares a special hand."""
         return self.arrangement is None
+
+    @property
+    def surrenders(self) -> bool:
+        """Whether the seat should surrender (认输): surrendering loses strictly less than
+        the play (``surrender_expected > expected``; never for ``"greedy"``, whose play has
+        no expectation). :meth:`submission` is still the best play."""
+        s = self.surrender_expected
+        return s is not None and s > self.expected
 
     def submission(self) -> Union[Arrangement, Declaration]:
         """What to submit to :func:`thirteen.settle`: the arrangement, or a
@@ -134,6 +147,7 @@ def _solution(
     kept: Tuple[Card, ...],
     strategy: str,
     alternatives: Tuple[Solution, ...],
+    surrender: Optional[float] = None,
 ) -> Solution:
     """A :class:`Solution` of fields already checked by the core, set straight into its
     ``__dict__`` (what the frozen dataclass's ``__init__`` stores, without a guarded
@@ -147,19 +161,22 @@ def _solution(
     fields["kept"] = kept
     fields["strategy"] = strategy
     fields["alternatives"] = alternatives
+    fields["surrender_expected"] = surrender
     return out
 
 
 @dataclass(frozen=True)
 class Hint:
-    """One hint (牌型提示): an arrangement or a special declaration, labelled by what it
-    plays (``"pair of queens / two pair / flush"``, front / middle / back), with its
-    expected units."""
+    """One hint (牌型提示): an arrangement, a special declaration, or (under rules that allow
+    it) surrendering, labelled by what it plays (``"pair of queens / two pair / flush"``,
+    front / middle / back; ``"surrender: pay 3 units to each"``), with its expected units.
+    A surrender hint has no arrangement and no special, and ``surrender`` set."""
 
     arrangement: Optional[Arrangement]
     special: Optional[SpecialHand]
     label: str
     expected: float
+    surrender: bool = False
 
 
 def label(arrangement: Arrangement, rules: Optional[RuleSet] = None) -> str:
@@ -219,7 +236,8 @@ def solve(
 
     Returns:
         A :class:`Solution`: never a fouled arrangement; a special is declared when that
-        scores better.
+        scores better. Under rules that allow surrender it also holds what surrendering is
+        worth (``surrender_expected``) and whether it loses less (``surrenders``).
 
     Raises:
         CountError: a hand of the wrong size (also DuplicateCardError, CardError: bad cards).
@@ -252,12 +270,15 @@ def solve(
         hand, rules, tables, players, as_banker, strategy, samples, seed, top, top > 1
     )
     a, s, e = choices[0]
+    gone = (
+        _core._surrender_expected(rules, players, as_banker) if rules.surrender.allowed else None
+    )
     alternatives = (
-        tuple(_solution(a2, s2, e2, kept, strategy, ()) for a2, s2, e2 in choices[1:top])
+        tuple(_solution(a2, s2, e2, kept, strategy, (), gone) for a2, s2, e2 in choices[1:top])
         if top > 1
         else ()
     )
-    return _solution(a, s, e, kept, strategy, alternatives)
+    return _solution(a, s, e, kept, strategy, alternatives, gone)
 
 
 def hints(
@@ -272,7 +293,10 @@ def hints(
     """A short ranked list of good, distinct plays for a hand (牌型提示): the best play of
     each kind, for the ``n`` kinds whose best plays are worth most, by expected units (each
     kind is a :func:`label`: the front's category and rank, the middle's and the back's
-    categories); a held special's declaration among them where it ranks. Exact, as
+    categories); a held special's declaration among them where it ranks. Under rules that
+    allow surrender (RULES.md 5 step 1) surrendering is listed too where it ranks (a
+    :class:`Hint` with ``surrender`` set, priced as :attr:`Solution.surrender_expected`),
+    besides the ``n`` plays, when it loses less than one of them. Exact, as
     :func:`solve`: one pruned search that keeps one play per kind (about 0.05–0.07 ms at
     the median and at most about 0.4 ms on a 13-card hand, README). ``tables`` as in
     :func:`solve`. Raises as :func:`solve`."""
@@ -288,7 +312,15 @@ def hints(
         hand, rules, tables, players=players, banker=as_banker, strategy="ev", top=n,
         distinct=True, labels=True,
     )
-    return _hints_of(choices, rules)
+    out = _hints_of(choices, rules)
+    if rules.surrender.allowed:
+        gone = _core._surrender_expected(rules, players, as_banker)
+        assert gone is not None
+        at = next((i for i, h in enumerate(out) if h.expected < gone), len(out))
+        if at < len(out) or len(out) < n:
+            text = f"surrender: pay {rules.surrender.units} units to each"
+            out.insert(at, Hint(None, None, text, gone, surrender=True))
+    return out
 
 
 def _hints_of(choices: Sequence[Any], rules: RuleSet) -> List[Hint]:

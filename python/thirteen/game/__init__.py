@@ -2,6 +2,7 @@
 
 ``round`` (:class:`~thirteen.Round`), ``result`` (:class:`~thirteen.RoundResult`),
 ``table`` (:class:`~thirteen.Table` and its :class:`~thirteen.TableRound` view),
-``saves`` (the save format and its signature) and ``replay`` (a save loaded by replaying
-it through the public methods). The names are exported by :mod:`thirteen`.
+``saves`` (the save format and its signature), ``replay`` (a save loaded by replaying
+it through the public methods) and ``decisions`` (what the engine decides for a seat: its
+swap-three gift, its play or its surrender). The names are exported by :mod:`thirteen`.
 """

@@ -129,7 +129,9 @@ class RoundReplay:
         """One entry per seat, seat lists of distinct seats, and a new round holding
         nothing."""
         save, n = self.save, self.n
-        for name in ("given", "submissions", "auto"):
+        for name in ("given", "submissions", "auto", "auto_given"):
+            if getattr(save, name) is None:
+                continue
             got = len(getattr(save, name))
             if got != n:
                 _bad(name, f"expected one entry per seat ({n}), got {got}")
@@ -144,7 +146,8 @@ class RoundReplay:
         if save.phase == "new":
             held = (
                 save.deal, save.hands, save.result, *save.given, *save.submissions,
-                *save.auto, *save.surrendered, *save.escaped, *save.disconnected,
+                *save.auto, *(save.auto_given or ()), *save.surrendered, *save.escaped,
+                *save.disconnected,
             )  # fmt: skip
             if any(item is not None and item != [] for item in held):
                 _bad("phase", "a new round has no deal, hands, plays, leavers or result")
@@ -185,11 +188,18 @@ class RoundReplay:
         replays a seat of the saved ``disconnected`` list."""
         save, rules = self.save, self.rules
         hands = self._hands()
+        auto_given = save.auto_given or [None] * self.n
         for s, text in enumerate(save.given):
             if text is not None:
                 gift = _cards(text, f"given[{s}]")
                 with _as(f"given[{s}]"):
-                    rnd.give(s, gift)
+                    reason = auto_given[s]
+                    if reason is None:
+                        rnd.give(s, gift)
+                    else:
+                        rnd.auto(s, reason, play=gift)
+            elif auto_given[s] is not None:
+                _bad(f"auto_given[{s}]", f"seat {s}'s gift was chosen by the engine but it has none")
         swapping = rules.swap is not None
         if swapping:
             self._disconnect(disconnect)
@@ -209,7 +219,7 @@ class RoundReplay:
             if entry is not None:
                 self._submit(rnd, s, entry)
         for s, reason in enumerate(save.auto):
-            if reason is not None and save.submissions[s] is None:
+            if reason is not None and save.submissions[s] is None and s not in save.surrendered:
                 _bad(f"auto[{s}]", f"seat {s} was auto-arranged (代打) but has no play")
         if not swapping:
             self._disconnect(disconnect)
@@ -249,8 +259,12 @@ class RoundReplay:
             with _as("escaped"):
                 rnd.escape(seat)
         for seat in save.surrendered:
+            reason = save.auto[seat]
             with _as("surrendered"):
-                rnd.surrender(seat)
+                if reason is None:
+                    rnd.surrender(seat)
+                else:
+                    rnd.auto(seat, reason, play="surrender")
 
     def _submit(self, rnd: Any, s: int, entry: SubmissionSave) -> None:
         key = f"submissions[{s}]"

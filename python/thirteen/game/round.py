@@ -40,10 +40,19 @@ from thirteen.game._args import (
     submission_to_dict,
 )
 from thirteen.game.dealing import checked_deal, checked_swap, shuffled
+from thirteen.game.decisions import (
+    SURRENDER,
+    AutoPlay,
+    Play,
+    engine_gift,
+    engine_play,
+    gift_seed,
+)
 from thirteen.game.replay import round_from
 from thirteen.game.result import RoundResult
+from thirteen.gifts import MAX_GIFT_TOP, Gift, gift as _gift
 from thirteen.rules import RuleSet
-from thirteen.solver import Hint, hints as _hints, solve as _solve
+from thirteen.solver import Hint, hints as _hints
 
 __all__ = [
     "Round",
@@ -161,6 +170,7 @@ class Round(saves.JsonSave):
         self._given: List[Optional[Tuple[Card, ...]]] = [None] * n
         self._subs: List[Optional[Submission]] = [None] * n
         self._auto: List[Optional[str]] = [None] * n
+        self._auto_given: List[Optional[str]] = [None] * n
         self._surrendered: Set[int] = set()
         self._escaped: List[int] = []
         self._disconnected: Set[int] = set()
@@ -242,6 +252,12 @@ class Round(saves.JsonSave):
     def auto_reasons(self) -> Dict[int, str]:
         """Seats auto-arranged so far (代打) → ``"timeout"`` or ``"disconnect"``."""
         return {s: r for s, r in enumerate(self._auto) if r is not None}
+
+    @property
+    def auto_given(self) -> Dict[int, str]:
+        """Seats whose swap-three gift (换三张) the engine chose (代打) → ``"timeout"`` or
+        ``"disconnect"``."""
+        return {s: r for s, r in enumerate(self._auto_given) if r is not None}
 
     @property
     def given(self) -> Dict[int, Tuple[Card, ...]]:
@@ -353,29 +369,60 @@ class Round(saves.JsonSave):
         """
         self._need_phase("swap", seat)
         self._need_present(seat)
-        given = cards_of(cards)
-        assert self._rules.swap is not None and self._hands is not None
-        limit = self._rules.swap.max_cards
-        if len(given) > limit:
-            raise CountError(
-                f"seat {seat} gives {len(given)} cards; swap-three allows at most {limit}",
-                expected=limit,
-                got=len(given),
-                player=seat,
-            )
-        self._check_held(seat, given)
-        self._given[seat] = tuple(given)
+        self._given[seat] = self._checked_gift(seat, cards)
+        self._auto_given[seat] = None
 
-    def finish_swap(self, hands: Optional[Sequence[CardsLike]] = None) -> None:
-        """Ends swap-three: seats that have not given (and escaped seats) give nothing; the
-        given cards are pooled, shuffled with the round's seed (:func:`thirteen.swap_cards`)
-        and each seat draws back as many as it gave; or each seat holds ``hands``, a swap
-        made before. Moves to ``"arrange"``.
+    def gift_hints(self, seat: int, n: int = 5) -> List[Gift]:
+        """Hints for the seat's swap-three gift (换三张, RULES.md 7.3): up to ``n`` gifts,
+        best first, each with the expected units of the hand played after the swap, keeping
+        every card among them where it ranks (:func:`thirteen.gift`; :attr:`Gift.label`
+        says what each does). In a seeded round the pools are those :meth:`auto` draws, so
+        the first hint is the gift the engine makes for the seat.
+
+        Args:
+            seat: the round seat.
+            n: how many hints, 1 to 10.
+
+        Raises:
+            RoundStateError: not in the ``"swap"`` phase, or an escaped seat.
+            ThirteenError: an unknown seat, or ``n`` out of range; TypeError: ``n`` is
+                not an integer.
+        """
+        self._need_phase("swap", seat)
+        self._need_present(seat)
+        if not is_int(n):
+            raise TypeError(f"n (how many hints) must be an integer, got {short(n)}")
+        if not 1 <= n <= MAX_GIFT_TOP:
+            raise ThirteenError(
+                f"n (how many hints) must be 1 to {MAX_GIFT_TOP}, got {short(n)}"
+            )
+        best = _gift(
+            self.hand(seat),
+            self._rules,
+            players=self._table_size(),
+            banker=self._is_banker(seat),
+            seed=self._gift_seed(seat),
+            top=n,
+        )
+        return [Gift(best.cards, best.expected), *best.alternatives]
+
+    def finish_swap(
+        self, hands: Optional[Sequence[CardsLike]] = None, *, auto_missing: bool = False
+    ) -> None:
+        """Ends swap-three: disconnected seats that have not given give what the engine
+        chooses (代打, reason ``"disconnect"``, :func:`thirteen.gift`), and with
+        ``auto_missing`` the other seats that have not given too (reason ``"timeout"``);
+        seats that have not given otherwise (and escaped seats) give nothing. The given
+        cards are pooled, shuffled with the round's seed (:func:`thirteen.swap_cards`) and
+        each seat draws back as many as it gave. Or each seat holds ``hands``, a swap made
+        before (then no gift is chosen: the gifts are the ones recorded). Moves to
+        ``"arrange"``.
 
         Args:
             hands: ``None`` to shuffle; or each seat's cards after a swap made before (a
                 replay, a save), which must be the seed's swap of the gifts in a seeded
                 round, and otherwise a swap of them (each seat keeps what it did not give).
+            auto_missing: the engine gives for the seats that have not given.
 
         Raises:
             RoundStateError: not in the ``"swap"`` phase.
@@ -385,15 +432,27 @@ class Round(saves.JsonSave):
         """
         self._need_phase("swap")
         assert self._hands is not None
+        chosen: Dict[int, Tuple[Tuple[Card, ...], str]] = {}
+        if hands is None:
+            for s in self.present:
+                if self._given[s] is None and (auto_missing or s in self._disconnected):
+                    reason = "disconnect" if s in self._disconnected else "timeout"
+                    chosen[s] = (self._engine_gift(s), reason)
+        gifts = list(self._given)
+        for s, (cards, _) in chosen.items():
+            gifts[s] = cards
         given = [
             list(g) if g is not None and s not in self._escaped else []
-            for s, g in enumerate(self._given)
+            for s, g in enumerate(gifts)
         ]
         if hands is None:
             new = [tuple(h) for h in _core.swap_cards(self._hands, given, self._rules, self._seed)]
         else:
             new = checked_swap(self._rules, self._seed, self._hands, given, hands)
         self._hands = new
+        for s, (cards, reason) in chosen.items():
+            self._given[s] = cards
+            self._auto_given[s] = reason
         for s in self._escaped:
             self._given[s] = None
         self._phase = "arrange"
@@ -424,7 +483,9 @@ class Round(saves.JsonSave):
 
     def hints(self, seat: int, n: int = 5) -> List[Hint]:
         """Hints for the seat (牌型提示): up to ``n`` good, distinct plays, best first, a
-        held special's declaration among them (:func:`thirteen.hints`).
+        held special's declaration among them, and under rules that allow surrender
+        surrendering where it ranks (:func:`thirteen.hints`). In the ``"swap"`` phase these
+        are plays of the cards as dealt; :meth:`gift_hints` says what to give.
 
         Args:
             seat: the round seat.
@@ -449,36 +510,64 @@ class Round(saves.JsonSave):
         seat: int,
         reason: str = "timeout",
         *,
-        play: Union[Submission, Mapping[str, Any], None] = None,
-    ) -> Submission:
-        """Auto-arranges the seat (代打, RULES.md 7.4) with :func:`thirteen.solve`
-        (strategy ``"ev"``; a special is declared when that scores better), or records
-        ``play`` in its place, and records the submission and the reason.
+        play: Union[Submission, Mapping[str, Any], CardsLike, None] = None,
+    ) -> AutoPlay:
+        """The engine decides for the seat (代打, RULES.md 7.3–7.4), or ``play`` is recorded
+        in its place, with the reason.
+
+        In the ``"swap"`` phase (swap-three, 换三张) the seat gives what :func:`thirteen.gift`
+        chooses (replacing an earlier gift; :attr:`auto_given` records the reason), or
+        ``play``: cards, as :meth:`give` takes them. In the ``"arrange"`` phase it plays
+        :func:`thirteen.solve`'s play (strategy ``"ev"``; a special is declared when that
+        scores better), or surrenders where the rules allow it and surrendering loses less
+        (:attr:`thirteen.Solution.surrenders`); or ``play``: a submission in any form
+        :meth:`submit` takes, or ``"surrender"``. :attr:`auto_reasons` records the reason.
 
         Args:
             seat: the round seat.
             reason: ``"timeout"`` (ran out of time) or ``"disconnect"`` (断线).
-            play: ``None`` to solve; or the play made for the seat elsewhere (a replay of
-                a save, a server's own arranger), in any form :meth:`submit` takes and
-                checked as it checks one.
+            play: ``None`` for the engine's choice; or the choice made for the seat
+                elsewhere (a replay of a save, a server's own engine), checked as
+                :meth:`give`, :meth:`submit` or :meth:`surrender` check it.
 
         Returns:
-            The recorded :class:`Arrangement` or :class:`Declaration`.
+            The cards given (a tuple) in the ``"swap"`` phase; else the recorded
+            :class:`Arrangement` or :class:`Declaration`, or ``"surrender"``.
 
         Raises:
-            RoundStateError: as :meth:`submit`; ThirteenError: an unknown reason; the
-                errors of :meth:`submit` for a bad ``play``.
+            RoundStateError: as :meth:`give` or :meth:`submit`; ThirteenError: an unknown
+                reason; the errors of :meth:`give`, :meth:`submit` or :meth:`surrender`
+                for a bad ``play``.
         """
         if reason not in AUTO_REASONS:
             raise ThirteenError(
                 f"auto reason must be one of {list(AUTO_REASONS)}, got {short(reason)}"
             )
+        if self._phase == "swap":
+            self._need_present(seat)
+            if play is None:
+                cards = self._engine_gift(seat)
+            else:
+                cards = self._checked_gift(seat, play)  # type: ignore[arg-type]
+            self._given[seat] = cards
+            self._auto_given[seat] = reason
+            return cards
         self._need_open(seat)
-        sub = self._solve_for(seat) if play is None else submission_from(play, self._rules)
-        self._validate(seat, sub)
-        self._subs[seat] = sub
+        choice: Play
+        if play is None:
+            choice = self._play_for(seat)
+        elif isinstance(play, str) and play == SURRENDER:
+            self._need_surrender_allowed(seat)
+            choice = SURRENDER
+        else:
+            choice = submission_from(play, self._rules)
+        if isinstance(choice, str):
+            self._surrendered.add(seat)
+        else:
+            self._validate(seat, choice)
+            self._subs[seat] = choice
         self._auto[seat] = reason
-        return sub
+        return choice
 
     def surrender(self, seat: int) -> None:
         """The seat surrenders (Western rule sets, RULES.md 5 step 1): it pays
@@ -489,13 +578,16 @@ class Round(saves.JsonSave):
             SurrenderError: the rules do not allow surrender (``player`` = seat).
             RoundStateError: as :meth:`submit`.
         """
+        self._need_surrender_allowed(seat)
+        self._need_open(seat)
+        self._surrendered.add(seat)
+
+    def _need_surrender_allowed(self, seat: int) -> None:
         if not self._rules.surrender.allowed:
             raise SurrenderError(
                 f"seat {seat}: the rule set {short(self._rules.name)} does not allow surrender",
                 player=seat,
             )
-        self._need_open(seat)
-        self._surrendered.add(seat)
 
     def disconnect(self, seat: int) -> None:
         """Marks the seat disconnected (断线): if it has not submitted when the round is
@@ -552,14 +644,18 @@ class Round(saves.JsonSave):
             )
         self._need_present(seat)
         if self._rules.escape is None:
-            sub = None
+            choice: Optional[Play] = None
             waiting = self._subs[seat] is None and seat not in self._surrendered
             if self._phase == "arrange" and waiting:
-                sub = self._solve_for(seat)
-                self._validate(seat, sub)
+                choice = self._play_for(seat)
+                if not isinstance(choice, str):
+                    self._validate(seat, choice)
             self._disconnected.add(seat)
-            if sub is not None:
-                self._subs[seat] = sub
+            if isinstance(choice, str):
+                self._surrendered.add(seat)
+            elif choice is not None:
+                self._subs[seat] = choice
+            if choice is not None:
                 self._auto[seat] = "disconnect"
             return
         if len(self.present) <= 1:
@@ -586,7 +682,8 @@ class Round(saves.JsonSave):
 
         Every seat still in must have submitted or surrendered; disconnected seats that
         have not are auto-arranged (reason ``"disconnect"``), and with ``auto_missing``
-        the other missing seats too (reason ``"timeout"``). Escaped seats are left out of
+        the other missing seats too (reason ``"timeout"``), as :meth:`auto` plays (a seat
+        surrenders where the rules allow it and that loses less). Escaped seats are left out of
         the showdown and pay their escape penalty. Money is :func:`thirteen.money` of the
         units (escape payments included) with the round's stake and rake.
 
@@ -642,16 +739,21 @@ class Round(saves.JsonSave):
             )
         subs = list(self._subs)
         auto = list(self._auto)
+        surrendered = set(self._surrendered)
         for seat, reason in reasons.items():
-            sub = self._solve_for(seat)
-            self._validate(seat, sub)
-            subs[seat] = sub
+            choice = self._play_for(seat)
+            if isinstance(choice, str):
+                surrendered.add(seat)
+            else:
+                self._validate(seat, choice)
+                subs[seat] = choice
             auto[seat] = reason
 
-        result = self._outcome(subs, auto, balances, floor)
+        result = self._outcome(subs, auto, surrendered, balances, floor)
         # Commit: nothing above changed the round.
         self._subs = subs
         self._auto = auto
+        self._surrendered = surrendered
         self._result = result
         self._phase = "settled"
         return result
@@ -683,6 +785,7 @@ class Round(saves.JsonSave):
             "deal": deal,
             "hands": None if self._hands is None else [cards_text(h) for h in self._hands],
             "given": [None if g is None else cards_text(g) for g in self._given],
+            **({"auto_given": list(self._auto_given)} if any(self._auto_given) else {}),
             "submissions": [None if s is None else submission_to_dict(s) for s in self._subs],
             "auto": list(self._auto),
             "surrendered": sorted(self._surrendered),
@@ -802,19 +905,42 @@ class Round(saves.JsonSave):
         m = len(self.present)
         return m if m in self._rules.players else self.seats
 
-    def _solve_for(self, seat: int) -> Submission:
-        hand = self.hand(seat)
-        solution = _solve(
-            hand,
-            self._rules,
-            players=self._table_size(),
-            strategy="ev",
-            banker=self._is_banker(seat),
+    def _play_for(self, seat: int) -> Play:
+        """The engine's play for the seat: a submission, or ``"surrender"``."""
+        return engine_play(
+            self._rules, self.hand(seat), players=self._table_size(), banker=self._is_banker(seat)
         )
-        return solution.submission()
+
+    def _gift_seed(self, seat: int) -> int:
+        return gift_seed(self._seed, seat)
+
+    def _engine_gift(self, seat: int) -> Tuple[Card, ...]:
+        """The engine's swap-three gift for the seat."""
+        return engine_gift(
+            self._rules,
+            self.hand(seat),
+            players=self._table_size(),
+            banker=self._is_banker(seat),
+            seed=self._gift_seed(seat),
+        )
+
+    def _checked_gift(self, seat: int, cards: CardsLike) -> Tuple[Card, ...]:
+        """``cards`` as a gift of the seat: at most ``max_cards``, each held (RULES.md 7.3)."""
+        given = cards_of(cards)
+        assert self._rules.swap is not None and self._hands is not None
+        limit = self._rules.swap.max_cards
+        if len(given) > limit:
+            raise CountError(
+                f"seat {seat} gives {len(given)} cards; swap-three allows at most {limit}",
+                expected=limit,
+                got=len(given),
+                player=seat,
+            )
+        self._check_held(seat, given)
+        return tuple(given)
 
     def _showdown(
-        self, subs: List[Optional[Submission]]
+        self, subs: List[Optional[Submission]], surrendered: Set[int]
     ) -> Tuple[Optional[Dict[str, Any]], List[int], List[int]]:
         """The settlement of the seats still in (as a dict), and per seat the showdown's
         units and the escape payments: :func:`thirteen.settle_round`, whose core holds the
@@ -824,7 +950,7 @@ class Round(saves.JsonSave):
         for s in range(self.seats):
             if s in self._escaped:
                 table.append(None)
-            elif s in self._surrendered:
+            elif s in surrendered:
                 h = self._hands[s][:13]
                 table.append(Arrangement(h[:3], h[3:8], h[8:13], self._rules))
             else:
@@ -835,7 +961,7 @@ class Round(saves.JsonSave):
             escaped=list(self._escaped),
             banker=self._banker,
             stakes=None if self._stakes is None else list(self._stakes),
-            surrendered=sorted(self._surrendered),
+            surrendered=sorted(surrendered),
         )
         shown = None if settlement is None else settlement.to_dict()
         return shown, list(results), list(escape)
@@ -844,13 +970,14 @@ class Round(saves.JsonSave):
         self,
         subs: List[Optional[Submission]],
         auto: List[Optional[str]],
+        surrendered: Set[int],
         balances: Optional[Sequence[int]],
         floor: int,
     ) -> RoundResult:
-        """The result of settling these submissions (nothing changes)."""
+        """The result of settling these submissions and surrenders (nothing changes)."""
         n = self.seats
         present = list(self.present)
-        settlement, results, escape = self._showdown(subs)
+        settlement, results, escape = self._showdown(subs, surrendered)
         units = [r + e for r, e in zip(results, escape)]
         money = list(_core.money(units, self._stake, self._rake))
         rake = [u * self._stake - m for u, m in zip(units, money)]
@@ -873,6 +1000,6 @@ class Round(saves.JsonSave):
             bankrupt=bankrupt,
             auto=tuple(auto),
             escaped=tuple(self._escaped),
-            surrendered=tuple(sorted(self._surrendered)),
+            surrendered=tuple(sorted(surrendered)),
         )
 

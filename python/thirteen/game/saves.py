@@ -117,6 +117,9 @@ class RoundSave(_Shape):
     deal: Optional[DealSave] = None
     hands: Optional[List[str]] = None
     result: Optional[ResultSave] = None
+    #: Per seat, why the engine chose its swap-three gift (代打); left out when no seat's
+    #: was (saves written before the engine gave for a seat have none).
+    auto_given: Optional[List[Optional[AutoReason]]] = None
 
 
 class LevelSave(_Shape):

@@ -706,9 +706,9 @@ class TableRound:
         {
             "rules", "players", "seats", "phase", "seed", "banker", "stakes", "stake",
             "rake", "cut_card", "cut_start", "first", "dealt_hands", "submissions",
-            "auto_reasons", "given", "surrendered", "escaped", "disconnected", "present",
-            "missing", "result", "player_of", "hand", "hints", "give", "finish_swap",
-            "submit", "auto", "surrender", "to_dict", "to_json",
+            "auto_reasons", "auto_given", "given", "surrendered", "escaped", "disconnected",
+            "present", "missing", "result", "player_of", "hand", "hints", "gift_hints", "give",
+            "finish_swap", "submit", "auto", "surrender", "to_dict", "to_json",
         }
     )  # fmt: skip
 

@@ -26,7 +26,8 @@ import time
 from concurrent.futures import Executor
 from typing import Any, Callable, Dict, List, Optional, Set, Tuple, TypeVar, cast
 
-from thirteen import Declaration, PlayerId, Table, ThirteenError, TableError, parse_cards, solve
+from thirteen import Declaration, PlayerId, Table, ThirteenError, TableError, parse_cards
+from thirteen.game.decisions import SURRENDER, engine_gift, engine_play, gift_seed
 from thirteen.server.config import RoomConfig
 from thirteen.server.protocol import encode_text
 from thirteen.server.refusals import GameError
@@ -81,7 +82,7 @@ class Room:
         self.reserved = 0  # admitted joins not connected yet
         self.pins = 0  # connections holding the room in memory (app.py)
         self.shown: Set[str] = set()  # players sent a `you` frame by the last publish
-        self.ai_ready: Optional[Tuple[Dict[int, Any], Dict[int, Any]]] = None  # solved AI plays
+        self.ai_ready: Optional[Tuple[Any, Dict[int, Any]]] = None  # decided AI gifts or plays
         self.last_used = time.monotonic()
         now = time.time()
         for p in self.table.players:
@@ -425,6 +426,8 @@ class Room:
             item: Dict[str, Any] = {"label": h.label, "expected": round(h.expected, 3)}
             if h.arrangement is not None:
                 item["play"] = play_dict(h.arrangement)
+            elif h.surrender:
+                item["play"] = {"surrender": True}
             else:
                 assert h.special is not None
                 item["play"] = {"special": h.special.key, "units": h.special.units}
@@ -473,12 +476,16 @@ class Room:
             started = await self._start_round()
             return 0.0 if started else None
         if rnd.phase == "swap":
+            ai = [s for s in rnd.present if s not in rnd.given and is_ai(rnd.players[s])]
+            if ai:
+                await self._ai_play(ai)
+                return 0.0  # decided on the next turn of the clock, if not yet
             waiting = [
                 s for s in rnd.present if s not in rnd.given and not is_ai(rnd.players[s])
             ]
             if waiting and (self.deadline is None or now < self.deadline):
                 return None if self.deadline is None else self.deadline - now
-            rnd.finish_swap()
+            rnd.finish_swap(auto_missing=True)
             self.deadline = now + self.config.arrange_seconds
             await self.commit()
             await self.publish()
@@ -543,25 +550,33 @@ class Room:
         await self.commit([Move(player, -amount, "sit")])
 
     async def _solve_ai(self) -> None:
-        """Solves the plays of the AI seats still to play, without holding the room's lock:
-        a solve takes a while and its time depends on the AI seats' cards, so no player's
-        answer may wait for it (nor could time it). The plays wait in ``ai_ready`` for the
-        next step to submit (see :meth:`_ai_play`)."""
+        """Decides for the AI seats still to give (swap-three, 换三张) or to play (a
+        submission, or surrendering where the rules allow it), without holding the room's
+        lock: a decision takes a while and its time depends on the AI seats' cards, so no
+        player's answer may wait for it (nor could time it). The decisions wait in
+        ``ai_ready`` for the next step to make (see :meth:`_ai_play`)."""
         rnd = self.table.round
-        if rnd is None or rnd.phase != "arrange":
+        if rnd is None or rnd.phase not in ("swap", "arrange"):
             return
-        seats = [s for s in rnd.missing if is_ai(rnd.players[s])]
+        phase = rnd.phase
+        if phase == "swap":
+            seats = [s for s in rnd.present if s not in rnd.given and is_ai(rnd.players[s])]
+        else:
+            seats = [s for s in rnd.missing if is_ai(rnd.players[s])]
         hands = {s: rnd.hand(s) for s in seats}
-        if not seats or (self.ai_ready is not None and self.ai_ready[0] == hands):
+        if not seats or (self.ai_ready is not None and self.ai_ready[0] == (phase, hands)):
             return
         players = len(rnd.present) if len(rnd.present) in rnd.rules.players else rnd.seats
         banker = {s: rnd.rules.mode == "banker" and s == rnd.banker for s in seats}
-        rules = rnd.rules
+        rules, seed = rnd.rules, rnd.seed
 
         def solve_all() -> Dict[int, Any]:
-            return {s: solve(h, rules, players=players, banker=banker[s]).submission() for s, h in hands.items()}
+            # The gift (换三张) or the play (a submission, or "surrender") the engine makes.
+            if phase == "swap":
+                return {s: engine_gift(rules, h, players=players, banker=banker[s], seed=gift_seed(seed, s)) for s, h in hands.items()}
+            return {s: engine_play(rules, h, players=players, banker=banker[s]) for s, h in hands.items()}
 
-        self.ai_ready = (hands, await asyncio.to_thread(solve_all))
+        self.ai_ready = ((phase, hands), await asyncio.to_thread(solve_all))
 
     async def _ai_play(self, seats: List[int]) -> None:
         """Submits the solved plays of AI ``seats`` whose hands are still the ones solved."""
@@ -570,11 +585,16 @@ class Room:
         ready, self.ai_ready = self.ai_ready, None
         if ready is None:
             return
-        hands, plays = ready
+        (phase, hands), plays = ready
         played = False
         for s in seats:
-            if s in plays and hands.get(s) == rnd.hand(s):
-                rnd.submit(s, plays[s])
+            if phase == rnd.phase and s in plays and hands.get(s) == rnd.hand(s):
+                if phase == "swap":
+                    rnd.give(s, plays[s])
+                elif isinstance(plays[s], str) and plays[s] == SURRENDER:
+                    rnd.surrender(s)
+                else:
+                    rnd.submit(s, plays[s])
                 played = True
         if played:
             await self.commit()

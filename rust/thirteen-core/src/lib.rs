@@ -45,6 +45,8 @@ pub use special::{
 };
 pub use split::{HandSplits, Split, SplitFilter};
 pub use strategy::ev::{ev_scan, explain_arrangement, solve_ev, Choice};
+pub use strategy::gift::{gift, Gift, GiftOptions, GiftSearch};
+pub use strategy::gift_model::GiftModel;
 pub use strategy::greedy::solve_greedy;
 pub use strategy::lanes::{LaneCounts, LanePairs, LaneTables};
 pub use strategy::mc::{solve_mc, MC_EV_PLAYS, MC_GATE};
@@ -54,6 +56,7 @@ pub use strategy::search::{
     best_splits, Ask, Candidate, Distinct, Hand, Need, Pricing, SearchStats,
 };
 pub use strategy::solve::{complete, solve, solve_batch, SolveOptions, Solved, Strategy};
+pub use strategy::surrender::{surrender_expected, surrenders};
 pub use strategy::train::{
     build_tables, deal_range, shard_counts, train, train_with, IterationCounts, IterationReport,
     TrainConfig,

@@ -89,6 +89,14 @@ pub const SOLVE_TOP: Limit = Limit {
     max: 1_000,
 };
 
+/// Most gifts a swap-three decision ranks (`top`, the gift hints' `n`): each is valued on
+/// fresh pools ([`crate::strategy::gift`]).
+pub const GIFT_TOP: Limit = Limit {
+    key: "top",
+    min: 1,
+    max: 10,
+};
+
 /// Most samples of the `mc` strategy.
 pub const MC_SAMPLES: Limit = Limit {
     key: "samples",

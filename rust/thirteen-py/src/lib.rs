@@ -9,12 +9,14 @@ mod convert;
 mod dealing;
 mod enums;
 mod errors;
+mod gifts;
 mod lane_tables;
 mod pickle;
 mod rules;
 mod settlement;
 mod solving;
 mod specials;
+mod surrender;
 mod training;
 mod values;
 
@@ -52,6 +54,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     settlement::register(m)?;
     lane_tables::register(m)?;
     solving::register(m)?;
+    gifts::register(m)?;
+    surrender::register(m)?;
     training::register(m)?;
     dealing::register(m)?;
     pickle::register(m)?;

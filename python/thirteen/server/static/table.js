@@ -332,6 +332,7 @@ function showHints(hints) {
 function applyHint(h) {
   if (!canPlay()) return;
   if (h.play.special) { say(`This hand holds a special: ${h.label}. Use "Declare".`); return; }
+  if (h.play.surrender) { say(`Surrendering loses least: ${h.label}.`); return; }
   S.lanes = { front: [], middle: [], back: [] };
   for (const lane of LANES) for (const c of h.play[lane].split(" ")) {
     const i = S.hand.findIndex((x, k) => x === c && !S.isPlaced(k));

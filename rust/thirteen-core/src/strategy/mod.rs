@@ -4,6 +4,8 @@
 //! by self-play.
 
 pub mod ev;
+pub mod gift;
+pub mod gift_model;
 pub mod greedy;
 pub mod keep;
 pub mod lanes;
@@ -12,4 +14,5 @@ pub mod model;
 pub mod removal;
 pub mod search;
 pub mod solve;
+pub mod surrender;
 pub mod train;

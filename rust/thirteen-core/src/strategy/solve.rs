@@ -18,6 +18,7 @@ use crate::strategy::lanes::LaneTables;
 use crate::strategy::mc::solve_mc;
 use crate::strategy::model::{Context, Role};
 use crate::strategy::search::Distinct;
+use crate::strategy::surrender::{surrender_expected, surrenders};
 
 /// The strategy used to arrange a hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,14 +96,26 @@ impl SolveOptions {
     }
 }
 
-/// A solved hand: the 13 cards kept (the cards dealt when 13 were) and the plays, best
-/// first (at least one).
+/// A solved hand: the 13 cards kept (the cards dealt when 13 were), the plays, best first
+/// (at least one), and what surrendering is worth when the rules allow it.
 #[derive(Clone, Debug)]
 pub struct Solved {
     /// The cards kept.
     pub kept: Vec<Card>,
     /// The plays, best first.
     pub choices: Vec<Choice>,
+    /// The expected units of surrendering (RULES.md 5 step 1,
+    /// [`crate::strategy::surrender::surrender_expected`]), `None` when the rules do not
+    /// allow it.
+    pub surrender: Option<f64>,
+}
+
+impl Solved {
+    /// Whether the seat surrenders: surrendering loses strictly less than the best play
+    /// (never with `greedy`, whose play has no expectation).
+    pub fn surrenders(&self) -> bool {
+        surrenders(self.surrender, self.choices[0].expected)
+    }
 }
 
 /// The number of cards a hand to solve holds, checked: 13, or `rules.dealt` (16 in 多三张,
@@ -147,7 +160,11 @@ pub fn solve(
     let ctx = options.ctx;
     if let Strategy::Mc { samples, seed } = options.strategy {
         let (kept, choices) = solve_mc(dealt, rules, tables, ctx, samples, seed, top);
-        return Ok(Solved { kept, choices });
+        return Ok(Solved {
+            kept,
+            choices,
+            surrender: surrender_expected(rules, ctx),
+        });
     }
     let kept: Vec<Card> = if dealt.len() == 13 {
         dealt.to_vec()
@@ -165,7 +182,11 @@ pub fn solve(
             solve_ev_with(&hand, dealt, rules, tables, ctx, top, options.distinct)
         }
     };
-    Ok(Solved { kept, choices })
+    Ok(Solved {
+        kept,
+        choices,
+        surrender: surrender_expected(rules, ctx),
+    })
 }
 
 /// The legal ways to finish a hand with some cards already placed (牌型提示 while

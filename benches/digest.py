@@ -35,6 +35,7 @@ import sys
 import time
 import warnings
 import zlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -61,18 +62,21 @@ def hint_text(h: Any) -> str:
     return f"{arrangement}|{special}|{h.label}|{float(h.expected).hex()}"
 
 
+@dataclass(frozen=True)
 class Setting:
-    """One rule set at one table size and seat, with its hands."""
+    """One rule set at one table size and seat, with its hands (seeded by ``seed_key``)."""
 
-    def __init__(self, label: str, rules: RuleSet, players: int, banker: bool, dealt: int,
-                 tables: Optional[LaneTables], seed_key: str) -> None:
-        self.label = label
-        self.rules = rules
-        self.players = players
-        self.banker = banker
-        self.dealt = dealt
-        self.tables = tables
-        self.seed = zlib.crc32(seed_key.encode())
+    label: str
+    rules: RuleSet
+    players: int
+    banker: bool
+    dealt: int
+    tables: Optional[LaneTables]
+    seed_key: str
+
+    @property
+    def seed(self) -> int:
+        return zlib.crc32(self.seed_key.encode())
 
     def codes(self, n: int) -> np.ndarray:
         rng = np.random.default_rng(self.seed)

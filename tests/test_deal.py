@@ -35,6 +35,11 @@ def texts(cards: Iterable[Any]) -> List[str]:
     return [str(c) for c in cards]
 
 
+def words(text: str) -> List[int]:
+    """32-bit words written in hex, as RFC 8439 prints a state."""
+    return [int(word, 16) for word in text.split()]
+
+
 def le_words(hex_bytes: str) -> List[int]:
     """Keystream bytes (as printed in the RFC) to little-endian 32-bit words."""
     data = bytes.fromhex(hex_bytes)
@@ -48,18 +53,10 @@ def le_words(hex_bytes: str) -> List[int]:
 def test_chacha20_block_rfc8439_2_3_2() -> None:
     # RFC 8439 2.3.2: key 00:01:..:1f, block count 1, nonce 00:00:00:09:00:00:00:4a:00:00:00:00.
     # The RFC's state has a 32-bit counter (word 12) and a 96-bit nonce (words 13-15).
-    state = [
-        0x61707865, 0x3320646E, 0x79622D32, 0x6B206574,
-        0x03020100, 0x07060504, 0x0B0A0908, 0x0F0E0D0C,
-        0x13121110, 0x17161514, 0x1B1A1918, 0x1F1E1D1C,
-        0x00000001, 0x09000000, 0x4A000000, 0x00000000,
-    ]  # fmt: skip
-    expected = [
-        0xE4E7F110, 0x15593BD1, 0x1FDD0F50, 0xC47120A3,
-        0xC7F4D1C7, 0x0368C033, 0x9AAA2204, 0x4E6CD4C3,
-        0x466482D2, 0x09AA9F07, 0x05D7C214, 0xA2028BD9,
-        0xD19C12B5, 0xB94E16DE, 0xE883D0CB, 0x4E3C50A2,
-    ]  # fmt: skip
+    state = words("61707865 3320646e 79622d32 6b206574 03020100 07060504 0b0a0908 0f0e0d0c "
+                  "13121110 17161514 1b1a1918 1f1e1d1c 00000001 09000000 4a000000 00000000")
+    expected = words("e4e7f110 15593bd1 1fdd0f50 c47120a3 c7f4d1c7 0368c033 9aaa2204 4e6cd4c3 "
+                     "466482d2 09aa9f07 05d7c214 a2028bd9 d19c12b5 b94e16de e883d0cb 4e3c50a2")
     before = list(state)
     assert chacha20_block(state) == expected
     assert state == before  # the input is not modified

@@ -358,24 +358,20 @@ def test_bad_ladder_constructor() -> None:
     assert err.value.key == "levels[1].threshold"
 
 
+def refused_file(path: Path, text: str) -> RuleSetError:
+    """The error of loading a ladder file holding ``text`` (written to ``path``)."""
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RuleSetError) as err:
+        Ladder.from_toml(path)
+    return err.value
+
+
 def test_bad_toml_files(tmp_path: Path) -> None:
-    broken = tmp_path / "broken.toml"
-    broken.write_text("name = \n", encoding="utf-8")
-    with pytest.raises(RuleSetError) as err:
-        Ladder.from_toml(broken)
-    assert err.value.key is None
-    unordered = tmp_path / "unordered.toml"
-    unordered.write_text(
-        CUSTOM.replace("threshold = 1_000", "threshold = 10"), encoding="utf-8"
-    )
-    with pytest.raises(RuleSetError) as err:
-        Ladder.from_toml(unordered)
-    assert err.value.key == "levels[2].threshold"
-    untitled = tmp_path / "untitled.toml"
-    untitled.write_text(CUSTOM.replace('title = "member"\n', ""), encoding="utf-8")
-    with pytest.raises(RuleSetError) as err:
-        Ladder.from_toml(untitled)
-    assert err.value.key == "levels[1].title"
+    assert refused_file(tmp_path / "broken.toml", "name = \n").key is None
+    unordered = CUSTOM.replace("threshold = 1_000", "threshold = 10")
+    assert refused_file(tmp_path / "unordered.toml", unordered).key == "levels[2].threshold"
+    untitled = CUSTOM.replace('title = "member"\n', "")
+    assert refused_file(tmp_path / "untitled.toml", untitled).key == "levels[1].title"
     with pytest.raises(OSError):
         Ladder.from_toml(tmp_path / "missing.toml")
 

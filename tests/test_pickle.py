@@ -9,17 +9,8 @@ from typing import Any
 import pytest
 
 import thirteen
-from thirteen import (
-    Arrangement,
-    Card,
-    Category,
-    Declaration,
-    HandValue,
-    Rank,
-    RuleSet,
-    Suit,
-    ThirteenError,
-)
+from thirteen import Arrangement, Card, Category, Declaration, HandValue, Rank, RuleSet, Suit
+from thirteen import ThirteenError
 from thirteen import _core
 
 KAIXIN = RuleSet.preset("kaixin")

@@ -12,17 +12,8 @@ from typing import Any, List
 import pytest
 
 import thirteen
-from thirteen import (
-    CardNotHeldError,
-    CountError,
-    DuplicateCardError,
-    LimitError,
-    Round,
-    RoundStateError,
-    RuleSet,
-    Table,
-    TableError,
-)
+from thirteen import CardNotHeldError, CountError, DuplicateCardError, LimitError, Round
+from thirteen import RoundStateError, RuleSet, Table, TableError
 from thirteen.errors import DealError, ThirteenError
 
 KAIXIN = RuleSet.preset("kaixin")

@@ -8,14 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from thirteen import (
-    Arrangement,
-    Round,
-    RoundStateError,
-    RuleSet,
-    Table,
-    TableError,
-)
+from thirteen import Arrangement, Round, RoundStateError, RuleSet, Table, TableError
 
 KAIXIN = RuleSet.preset("kaixin")
 SHISANZHANG = RuleSet.preset("shisanzhang")

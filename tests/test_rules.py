@@ -45,6 +45,19 @@ def assert_error(data: Dict[str, Any], key: str | None) -> RuleSetError:
     return info.value
 
 
+def assert_lane_values(r: RuleSet, **lanes: Dict[str, int]) -> None:
+    """``r`` pays ``lanes[lane][category]`` units for each one given (RULES.md 6's tables)."""
+    for lane, values in lanes.items():
+        for category, units in values.items():
+            assert r.lane_value(lane, category) == units, (lane, category)
+
+
+def assert_lane_error(lane: str, category: str, units: int, base: str = "kaixin") -> None:
+    """``base`` with ``units`` for ``category`` in ``lane`` is refused, naming both."""
+    data = {"base": base, "lane_values": {lane: {"base": 1, category: units}}}
+    assert_error(data, f"lane_values.{lane}.{category}")
+
+
 # ------------------------------------------------------------------ constants
 
 
@@ -119,14 +132,9 @@ def test_preset_loads_and_round_trips(name: str) -> None:
 def test_shisanzhang() -> None:
     r = RuleSet.preset("shisanzhang")
     assert (r.wheel, r.tie_break, r.mode) == ("low", "none", "all_pairs")
-    assert r.lane_value("front", "three_of_a_kind") == 7
-    assert r.lane_value("front", "one_pair") == 1
-    assert r.lane_value("middle", "four_of_a_kind") == 10
-    assert r.lane_value("middle", "straight_flush") == 12
-    assert r.lane_value("middle", "full_house") == 2
-    assert r.lane_value("back", "four_of_a_kind") == 11
-    assert r.lane_value("back", "straight_flush") == 13
-    assert r.lane_value("back", "flush") == 3
+    assert_lane_values(r, front={"three_of_a_kind": 7, "one_pair": 1},
+                       middle={"four_of_a_kind": 10, "straight_flush": 12, "full_house": 2},
+                       back={"four_of_a_kind": 11, "straight_flush": 13, "flush": 3})
     assert r.scoop == Bonus("bonus", 6)
     assert r.home_run == HomeRun("bonus", 12, 4)
     assert r.foul == "reject"
@@ -139,13 +147,9 @@ def test_shisanzhang() -> None:
 def test_bianfeng() -> None:
     r = RuleSet.preset("bianfeng")
     assert (r.wheel, r.tie_break, r.mode) == ("second", "suit", "all_pairs")
-    assert r.lane_value("front", "three_of_a_kind") == 3
-    assert r.lane_value("middle", "full_house") == 2
-    assert r.lane_value("middle", "four_of_a_kind") == 8
-    assert r.lane_value("middle", "straight_flush") == 10
-    assert r.lane_value("back", "full_house") == 1
-    assert r.lane_value("back", "four_of_a_kind") == 4
-    assert r.lane_value("back", "straight_flush") == 5
+    assert_lane_values(r, front={"three_of_a_kind": 3},
+                       middle={"full_house": 2, "four_of_a_kind": 8, "straight_flush": 10},
+                       back={"full_house": 1, "four_of_a_kind": 4, "straight_flush": 5})
     assert r.scoop == Bonus("double")
     assert r.home_run == HomeRun("none")
     assert r.foul == "lose_all" and r.foul_counts_as_scoop is False
@@ -502,38 +506,20 @@ def test_error_lane_value_below_one() -> None:
     lanes = json.loads(json.dumps(FLAT_LANES))
     lanes["middle"]["base"] = 0
     assert_error({"lane_values": lanes}, "lane_values.middle.base")
-    assert_error(
-        {"base": "kaixin", "lane_values": {"back": {"base": 1, "four_of_a_kind": 0}}},
-        "lane_values.back.four_of_a_kind",
-    )
+    assert_lane_error("back", "four_of_a_kind", 0)
 
 
 def test_error_front_category() -> None:
-    assert_error(
-        {"base": "kaixin", "lane_values": {"front": {"base": 1, "straight": 2}}},
-        "lane_values.front.straight",
-    )
-    assert_error(
-        {
-            "base": "kaixin-extra",
-            "lane_values": {"front": {"base": 1, "five_of_a_kind": 2}},
-        },
-        "lane_values.front.five_of_a_kind",
-    )
+    assert_lane_error("front", "straight", 2)
+    assert_lane_error("front", "five_of_a_kind", 2, base="kaixin-extra")
 
 
 def test_error_unknown_category() -> None:
-    assert_error(
-        {"base": "kaixin", "lane_values": {"middle": {"base": 1, "royal_flush": 20}}},
-        "lane_values.middle.royal_flush",
-    )
+    assert_lane_error("middle", "royal_flush", 20)
 
 
 def test_error_five_of_a_kind_needs_extra_deck() -> None:
-    assert_error(
-        {"base": "kaixin", "lane_values": {"back": {"base": 1, "five_of_a_kind": 6}}},
-        "lane_values.back.five_of_a_kind",
-    )
+    assert_lane_error("back", "five_of_a_kind", 6)
     assert_error(
         {"base": "kaixin-extra", "deck": "standard", "dealt": 13},
         "lane_values.middle.five_of_a_kind",

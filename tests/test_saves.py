@@ -13,15 +13,7 @@ from typing import Any, Callable, Dict, Optional
 
 import pytest
 
-from thirteen import (
-    Round,
-    RoundStateError,
-    RuleSet,
-    SaveError,
-    Table,
-    TableError,
-    ThirteenError,
-)
+from thirteen import Round, RoundStateError, RuleSet, SaveError, Table, TableError, ThirteenError
 from thirteen.errors import SaveError as SaveErrorFromErrors
 
 KAIXIN = RuleSet.preset("kaixin")

@@ -11,7 +11,7 @@ scooped by everyone never has a positive total.
 from __future__ import annotations
 
 import random
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -146,15 +146,31 @@ def table_args(rng: random.Random, rules: RuleSet, n: int) -> Dict[str, Any]:
     return kw
 
 
-@SETTINGS
-@given(seed=st.integers(0, 2**32 - 1))
-def test_settlement_core_equals_reference(seed: int) -> None:
+class Table(NamedTuple):
+    """A random table: its generator (which builds the submissions next), rules, size, hands,
+    each seat's plan and the keywords of ``settle``."""
+
+    rng: random.Random
+    rules: RuleSet
+    n: int
+    hands: List[List[str]]
+    plan: List[Tuple[str, Any]]
+    kw: Dict[str, Any]
+
+
+def random_table(seed: int) -> Table:
     rng = random.Random(seed)
     rules = random_rules(rng)
     n = rng.choice(list(rules.players))
     hands = deal(rng, rules, n)
     plan = make_plan(rng, hands, rules)
-    kw = table_args(rng, rules, n)
+    return Table(rng, rules, n, hands, plan, table_args(rng, rules, n))
+
+
+@SETTINGS
+@given(seed=st.integers(0, 2**32 - 1))
+def test_settlement_core_equals_reference(seed: int) -> None:
+    rng, rules, n, hands, plan, kw = random_table(seed)
     core = outcome(thirteen, build(thirteen, rng, hands, rules, plan), rules, **kw)
     expected = outcome(ref, build(ref, rng, hands, rules, plan), rules, **kw)
     assert core == expected, (rules.to_dict(), hands, plan, kw)
@@ -170,12 +186,7 @@ def test_settlement_core_equals_reference(seed: int) -> None:
 @SETTINGS
 @given(seed=st.integers(0, 2**32 - 1))
 def test_swapping_two_players_swaps_their_results(seed: int) -> None:
-    rng = random.Random(seed)
-    rules = random_rules(rng)
-    n = rng.choice(list(rules.players))
-    hands = deal(rng, rules, n)
-    plan = make_plan(rng, hands, rules)
-    kw = table_args(rng, rules, n)
+    rng, rules, n, hands, plan, kw = random_table(seed)
     i, j = rng.sample(range(n), 2)
     perm = list(range(n))
     perm[i], perm[j] = j, i

@@ -14,24 +14,9 @@ from typing import Any, Dict, List, Sequence
 import pytest
 
 import thirteen
-from thirteen import (
-    Arrangement,
-    CardNotHeldError,
-    CountError,
-    Declaration,
-    DuplicateCardError,
-    FalseSpecialError,
-    FouledError,
-    PlayerCountError,
-    Round,
-    RoundResult,
-    RoundStateError,
-    RuleSet,
-    SurrenderError,
-    Table,
-    TableError,
-    ThirteenError,
-)
+from thirteen import Arrangement, CardNotHeldError, CountError, Declaration, DuplicateCardError
+from thirteen import FalseSpecialError, FouledError, PlayerCountError, Round, RoundResult
+from thirteen import RoundStateError, RuleSet, SurrenderError, Table, TableError, ThirteenError
 
 KAIXIN = RuleSet.preset("kaixin")
 KAIXIN_SWAP = RuleSet.preset("kaixin-swap")

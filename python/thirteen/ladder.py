@@ -40,6 +40,7 @@ Choices this module makes where RULES.md is silent:
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import operator
 import os
 import sys
@@ -114,13 +115,7 @@ class LevelInfo:
 
     def to_dict(self) -> Dict[str, Any]:
         """The fields as a plain dict (JSON-ready; ``next_threshold`` may be ``None``)."""
-        return {
-            "level": self.level,
-            "title": self.title,
-            "threshold": self.threshold,
-            "next_threshold": self.next_threshold,
-            "progress": self.progress,
-        }
+        return dataclasses.asdict(self)
 
 
 @dataclass(frozen=True)

@@ -378,17 +378,9 @@ def complete(
     for name, placed in (("front", front), ("middle", middle), ("back", back)):
         if not isinstance(placed, str) and not hasattr(placed, "__iter__"):
             raise TypeError(f"{name} must be cards (a string or a sequence of Card), not {type(placed).__name__}")
-    choices = _core._complete(
-        hand,
-        rules,
-        tables if tables is not None else lane_tables(rules, players),
-        front=front,
-        middle=middle,
-        back=back,
-        players=players,
-        banker=as_banker,
-        limit=limit,
-    )
+    tables = tables if tables is not None else lane_tables(rules, players)
+    choices = _core._complete(hand, rules, tables, front=front, middle=middle, back=back,
+                              players=players, banker=as_banker, limit=limit)
     # A completion is always an arrangement, never a declaration.
     return [Hint(a, None, label(a, rules), e) for a, _, e in choices if a is not None]
 

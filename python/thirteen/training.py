@@ -247,16 +247,8 @@ def _train_groups(
             return True
 
         count = None if ray is None else _ray_counter(ray, rules, max(group), deals, seed)
-        tables = _core.train(
-            rules,
-            players=max(group),
-            deals=deals,
-            iterations=iterations,
-            tolerance=tolerance,
-            seed=seed,
-            report=report,
-            count=count,
-        )
+        tables = _core.train(rules, players=max(group), deals=deals, iterations=iterations,
+                             tolerance=tolerance, seed=seed, report=report, count=count)
         counts = read_counts(tables.counts())
         out_sizes.append(SizeTables(players=group, counts=counts, log=tuple(log)))
     return out_sizes

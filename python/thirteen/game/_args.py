@@ -3,13 +3,13 @@ rake, and a submission to and from its saved form."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from thirteen import _core
 from thirteen._core import Arrangement, Card, Declaration
 from thirteen._plain import is_unicode, short
 from thirteen.aliases import CardsLike, PlayerId, Submission
-from thirteen.errors import ThirteenError
+from thirteen.errors import CountError, ThirteenError
 from thirteen.rules import RuleSet
 
 __all__ = ["CardsLike", "PlayerId", "Submission"]
@@ -23,6 +23,19 @@ def cards_of(value: CardsLike) -> List[Card]:
     for item in value:
         out.append(item if isinstance(item, Card) else Card(str(item)))
     return out
+
+
+def one_per_seat(what: str, values: Iterable[Any], seats: int) -> Tuple[Any, ...]:
+    """``values`` as a tuple of one entry per seat; ``CountError`` naming ``what`` (``expected``:
+    the seats, ``got``: how many were given) otherwise."""
+    values = tuple(values)
+    if len(values) != seats:
+        raise CountError(
+            f"{what}: expected one per seat ({seats}), got {len(values)}",
+            expected=seats,
+            got=len(values),
+        )
+    return values
 
 
 def cards_text(cards: Sequence[Card]) -> str:
@@ -58,6 +71,23 @@ def normal_rake(rake: Any) -> Optional[Tuple[Union[int, str], Optional[int]]]:
     out = (percent, cap)
     _core.money([1], 1, out)  # validates the percent and the cap (ThirteenError)
     return out
+
+
+class MoneySettings:
+    """What a round or a table turns units into money with (RULES.md 5 "Money")."""
+
+    _stake: int
+    _rake: Optional[Tuple[Union[int, str], Optional[int]]]
+
+    @property
+    def stake(self) -> int:
+        """Money per unit (minor currency units)."""
+        return self._stake
+
+    @property
+    def rake(self) -> Optional[Tuple[Union[int, str], Optional[int]]]:
+        """``(percent, cap)`` or ``None``."""
+        return self._rake
 
 
 def submission_to_dict(sub: Submission) -> Dict[str, Any]:

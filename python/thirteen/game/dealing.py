@@ -9,7 +9,7 @@ from typing import Any, List, NamedTuple, Optional, Sequence, Tuple
 from thirteen import _core
 from thirteen._core import Card
 from thirteen.errors import CountError, DealError, DuplicateCardError, ThirteenError
-from thirteen.game._args import cards_of
+from thirteen.game._args import cards_of, one_per_seat
 from thirteen.rules import RuleSet
 
 Hand = Tuple[Card, ...]
@@ -50,13 +50,7 @@ def checked_deal(rules: RuleSet, players: int, seed: Optional[int], deal: Any) -
         DealError: the cut, the first seat, or not the seed's deal (``key``).
         CardError: card text that cannot be read.
     """
-    hands = [tuple(cards_of(hand)) for hand in deal.hands]
-    if len(hands) != players:
-        raise CountError(
-            f"expected one hand per seat ({players}), got {len(hands)}",
-            expected=players,
-            got=len(hands),
-        )
+    hands = list(one_per_seat("hands", (tuple(cards_of(hand)) for hand in deal.hands), players))
     for seat, hand in enumerate(hands):
         if len(hand) != rules.dealt:
             raise CountError(

@@ -29,6 +29,7 @@ from thirteen.errors import (
 from thirteen.game import saves
 from thirteen.game._args import (
     CardsLike,
+    MoneySettings,
     PlayerId,
     Submission,
     cards_of,
@@ -36,6 +37,7 @@ from thirteen.game._args import (
     check_player_id,
     is_int,
     normal_rake,
+    one_per_seat,
     submission_from,
     submission_to_dict,
 )
@@ -79,7 +81,7 @@ _ROUND_FORMAT = saves.ROUND_FORMAT
 # ----------------------------------------------------------------------------- Round
 
 
-class Round(saves.JsonSave):
+class Round(saves.JsonSave, MoneySettings):
     """One round of Thirteen as a server drives it (RULES.md 7).
 
     Args:
@@ -135,13 +137,7 @@ class Round(saves.JsonSave):
         if stakes is not None:
             if rules.mode != "banker":
                 raise ThirteenError("stakes (stake multipliers) only apply in banker mode")
-            stakes = tuple(stakes)
-            if len(stakes) != n:
-                raise CountError(
-                    f"stakes: expected one per seat ({n}), got {len(stakes)}",
-                    expected=n,
-                    got=len(stakes),
-                )
+            stakes = one_per_seat("stakes", stakes, n)
             for seat, value in enumerate(stakes):
                 if not is_int(value) or value < 1:
                     raise ThirteenError(
@@ -212,16 +208,6 @@ class Round(saves.JsonSave):
     def stakes(self) -> Optional[Tuple[int, ...]]:
         """The banker-mode stake multipliers per seat, or ``None`` (all 1)."""
         return self._stakes
-
-    @property
-    def stake(self) -> int:
-        """Money per unit (minor currency units)."""
-        return self._stake
-
-    @property
-    def rake(self) -> Optional[Tuple[Union[int, str], Optional[int]]]:
-        """``(percent, cap)`` or ``None``."""
-        return self._rake
 
     @property
     def cut_card(self) -> Optional[Card]:
@@ -704,13 +690,7 @@ class Round(saves.JsonSave):
         self._need_phase("arrange")
         n = self.seats
         if balances is not None:
-            balances = tuple(balances)
-            if len(balances) != n:
-                raise CountError(
-                    f"balances: expected one per seat ({n}), got {len(balances)}",
-                    expected=n,
-                    got=len(balances),
-                )
+            balances = one_per_seat("balances", balances, n)
             for seat, value in enumerate(balances):
                 if not is_int(value):
                     raise ThirteenError(
@@ -862,15 +842,12 @@ class Round(saves.JsonSave):
 
     def _validate(self, seat: int, sub: Submission) -> None:
         cards = list(sub.cards)
-        if len(cards) != 13:
-            raise CountError(
-                f"seat {seat}: a submission has 13 cards, got {len(cards)}",
-                expected=13,
-                got=len(cards),
-                player=seat,
-            )
-        try:
+        try:  # 13 cards, none more often than the deck has it: the core's check, seat named
             _core.validate_hand(cards, self._rules)
+        except CountError as exc:
+            raise CountError(
+                f"seat {seat}: {exc.message}", expected=exc.expected, got=exc.got, player=seat
+            ) from None
         except DuplicateCardError as exc:
             raise DuplicateCardError(
                 f"seat {seat}: {exc.message}", card=exc.card, player=seat
@@ -886,17 +863,12 @@ class Round(saves.JsonSave):
         else:
             held = list(_core.held_specials(cards, self._rules))
             if sub.special is not None and sub.special not in held:
-                raise FalseSpecialError(
-                    f"seat {seat} declares {short(sub.special)}, which its cards do not hold",
-                    player=seat,
-                    special=sub.special,
-                )
-            if not held:
-                raise FalseSpecialError(
-                    f"seat {seat} declares a special hand but holds none",
-                    player=seat,
-                    special=sub.special,
-                )
+                what = f"{short(sub.special)}, which its cards do not hold"
+            elif not held:
+                what = "a special hand but holds none"
+            else:
+                return
+            raise FalseSpecialError(f"seat {seat} declares {what}", player=seat, special=sub.special)
 
     def _is_banker(self, seat: int) -> bool:
         return self._rules.mode == "banker" and seat == self._banker

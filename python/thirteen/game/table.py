@@ -25,7 +25,14 @@ from thirteen.errors import (
 )
 from thirteen.ladder import Ladder, LevelInfo, level_change
 from thirteen.game import saves
-from thirteen.game._args import PlayerId, Submission, check_player_id, is_int, normal_rake
+from thirteen.game._args import (
+    MoneySettings,
+    PlayerId,
+    Submission,
+    check_player_id,
+    is_int,
+    normal_rake,
+)
 from thirteen.game.replay import table_from
 from thirteen.game.result import RoundResult
 from thirteen.game.round import AUTO_REASONS, PHASES, Round
@@ -184,7 +191,7 @@ class TableRoundReport:
         }
 
 
-class Table(saves.JsonSave):
+class Table(saves.JsonSave, MoneySettings):
     """A room (房间) across rounds: seats, players with balances, rounds, ladders.
 
     Args:
@@ -266,16 +273,6 @@ class Table(saves.JsonSave):
     def size(self) -> int:
         """The number of seats."""
         return self._size
-
-    @property
-    def stake(self) -> int:
-        """Money per unit (minor currency units)."""
-        return self._stake
-
-    @property
-    def rake(self) -> Optional[Tuple[Union[int, str], Optional[int]]]:
-        """``(percent, cap)`` or ``None``."""
-        return self._rake
 
     @property
     def min_balance(self) -> int:

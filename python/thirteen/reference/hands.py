@@ -9,6 +9,7 @@ rule for front against middle.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from typing import Any, List, Sequence, Tuple, Union
 
@@ -22,9 +23,23 @@ __all__ = ["Category", "HandValue", "evaluate", "compare_lanes"]
 
 
 _STRAIGHTS = (Category.STRAIGHT, Category.STRAIGHT_FLUSH)
+# How a value reads (str): the category and its deciding ranks, {0} the first.
+_DESCRIBED = {
+    Category.HIGH_CARD: "high card, {0.noun}",
+    Category.ONE_PAIR: "one pair, {0.plural}",
+    Category.TWO_PAIR: "two pair, {0.plural} and {1.plural}",
+    Category.THREE_OF_A_KIND: "three of a kind, {0.plural}",
+    Category.STRAIGHT: "straight, {0.noun} high",
+    Category.FLUSH: "flush, {0.noun} high",
+    Category.FULL_HOUSE: "full house, {0.plural} over {1.plural}",
+    Category.FOUR_OF_A_KIND: "four of a kind, {0.plural}",
+    Category.STRAIGHT_FLUSH: "straight flush, {0.noun} high",
+    Category.FIVE_OF_A_KIND: "five of a kind, {0.plural}",
+}
 _WHEEL = frozenset((Rank.ACE, Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE))
 
 
+@functools.total_ordering
 class HandValue:
     """The value of a 3- or 5-card hand: ``category`` and deciding ``ranks`` (RULES.md 3).
 
@@ -80,63 +95,26 @@ class HandValue:
         """The first deciding rank (RULES.md 3, reported as ``high`` in the test vectors)."""
         return self.ranks[0]
 
-    # Total order -------------------------------------------------------------
+    # Total order (functools.total_ordering adds <=, > and >=) ---------------
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, HandValue):
             return NotImplemented
         return self._key == other._key
-
-    def __ne__(self, other: object) -> bool:
-        if not isinstance(other, HandValue):
-            return NotImplemented
-        return self._key != other._key
 
     def __lt__(self, other: "HandValue") -> bool:
         if not isinstance(other, HandValue):
             return NotImplemented
         return self._key < other._key
 
-    def __le__(self, other: "HandValue") -> bool:
-        if not isinstance(other, HandValue):
-            return NotImplemented
-        return self._key <= other._key
-
-    def __gt__(self, other: "HandValue") -> bool:
-        if not isinstance(other, HandValue):
-            return NotImplemented
-        return self._key > other._key
-
-    def __ge__(self, other: "HandValue") -> bool:
-        if not isinstance(other, HandValue):
-            return NotImplemented
-        return self._key >= other._key
-
     def __hash__(self) -> int:
         return hash(self._key)
 
     # Text --------------------------------------------------------------------
     def __str__(self) -> str:
-        c, r = self.category, self.ranks
-        if c == Category.HIGH_CARD:
-            return f"high card, {r[0].noun}"
-        if c == Category.ONE_PAIR:
-            return f"one pair, {r[0].plural}"
-        if c == Category.TWO_PAIR:
-            return f"two pair, {r[0].plural} and {r[1].plural}"
-        if c == Category.THREE_OF_A_KIND:
-            return f"three of a kind, {r[0].plural}"
-        if c in _STRAIGHTS:
-            name = "straight" if c == Category.STRAIGHT else "straight flush"
-            if self.ace_to_five:
-                return f"{name}, ace-to-five"
-            return f"{name}, {r[0].noun} high"
-        if c == Category.FLUSH:
-            return f"flush, {r[0].noun} high"
-        if c == Category.FULL_HOUSE:
-            return f"full house, {r[0].plural} over {r[1].plural}"
-        if c == Category.FOUR_OF_A_KIND:
-            return f"four of a kind, {r[0].plural}"
-        return f"five of a kind, {r[0].plural}"
+        if self.ace_to_five:
+            name = "straight" if self.category == Category.STRAIGHT else "straight flush"
+            return f"{name}, ace-to-five"
+        return _DESCRIBED[self.category].format(*self.ranks)
 
     def __repr__(self) -> str:
         ranks = "".join(r.char for r in self.ranks)

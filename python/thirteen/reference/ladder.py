@@ -14,6 +14,7 @@ is 1.0. Scores must be whole numbers >= 0.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional
 
@@ -95,13 +96,7 @@ class RefLevelInfo:
 
     def to_dict(self) -> Dict[str, Any]:
         """The fields as a plain dict."""
-        return {
-            "level": self.level,
-            "title": self.title,
-            "threshold": self.threshold,
-            "next_threshold": self.next_threshold,
-            "progress": self.progress,
-        }
+        return dataclasses.asdict(self)
 
 
 def threshold(level: int) -> int:

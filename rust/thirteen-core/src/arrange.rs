@@ -150,7 +150,11 @@ pub fn break_tie(a: &[Card], b: &[Card], value: HandValue, rules: &Rules) -> Ord
 
 /// Compares two players' lanes (3 or 5 cards each, same size): `Greater` when `a` wins,
 /// `Equal` for a drawn lane (RULES.md 3; the banker's ties are the settlement's business).
+/// Errors: [`Error::DuplicateCard`] for a card of `a`, then of `b`, beyond the rules' deck;
+/// [`Error::WrongCount`].
 pub fn compare_lanes(a: &[Card], b: &[Card], rules: &Rules) -> Result<Ordering> {
+    check_duplicates(a, rules.deck, |_| None)?;
+    check_duplicates(b, rules.deck, |_| None)?;
     let size_err = |got: usize| Error::WrongCount {
         expected: if a.len() == 3 { 3 } else { 5 },
         got,

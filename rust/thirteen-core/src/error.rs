@@ -1,6 +1,7 @@
 //! The one error type of the engine; each variant is one documented failure.
 
 use crate::cards::Card;
+use crate::given::Given;
 
 /// Which lane of an arrangement.
 #[derive(
@@ -99,8 +100,8 @@ pub enum Error {
     /// A table size the rules do not allow.
     #[error("{}", player_count_message(got, allowed))]
     BadPlayerCount {
-        /// Players given.
-        got: i64,
+        /// Players given (any integer: negative, or beyond 64 bits, as well).
+        got: Given,
         /// Table sizes allowed.
         allowed: Vec<u8>,
     },
@@ -114,6 +115,13 @@ pub enum Error {
     #[error("{message}")]
     InvalidArgument {
         /// What is wrong.
+        message: String,
+    },
+    /// An argument of the wrong shape or type (a Python ``TypeError``): lane counts that are
+    /// not the lists and maps they should be.
+    #[error("{message}")]
+    WrongType {
+        /// What was expected and what was given.
         message: String,
     },
     /// An error in one table of a batch.
@@ -187,5 +195,192 @@ pub fn player_count_message(got: impl std::fmt::Display, allowed: &[u8]) -> Stri
     format!("{got} players is not allowed by the rules (allowed: {allowed:?})")
 }
 
+/// A locating detail of an error: an attribute of the exception the bindings raise.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// Not known or not applicable (Python's `None`).
+    None,
+    /// An integer (a count, a seat, a position, a bound), or one beyond 64 bits as written.
+    Int(Given),
+    /// Text (a token, a card, a lane, a key, a value as written).
+    Text(String),
+    /// Integers, as a tuple (the table sizes allowed).
+    Ints(Vec<i64>),
+}
+
+impl From<i64> for Detail {
+    fn from(n: i64) -> Detail {
+        Detail::Int(Given::Int(n))
+    }
+}
+
+impl From<usize> for Detail {
+    fn from(n: usize) -> Detail {
+        i64::try_from(n).unwrap_or(i64::MAX).into()
+    }
+}
+
+impl<T: Into<Detail>> From<Option<T>> for Detail {
+    fn from(x: Option<T>) -> Detail {
+        x.map_or(Detail::None, Into::into)
+    }
+}
+
+impl From<String> for Detail {
+    fn from(text: String) -> Detail {
+        Detail::Text(text)
+    }
+}
+
+impl Error {
+    /// The error for the argument `name` given as text that is not valid Unicode (a lone
+    /// surrogate, which UTF-8 cannot hold), `shown` as the caller writes it (`'ev\ud800'`).
+    pub fn not_unicode(name: &str, shown: &str) -> Error {
+        Error::InvalidArgument {
+            message: format!("{name} is not valid Unicode text (a lone surrogate): {shown}"),
+        }
+    }
+
+    /// The class of `thirteen.errors` that the bindings (and the reference) raise for this
+    /// error (Python's own ``TypeError`` for [`Error::WrongType`]); a batch's error
+    /// ([`Error::InTable`]) is its table's.
+    pub fn class(&self) -> &'static str {
+        match self {
+            Error::BadCard { .. } => "CardError",
+            Error::WrongCount { .. } | Error::DealtCount { .. } => "CountError",
+            Error::DuplicateCard { .. } => "DuplicateCardError",
+            Error::CardNotHeld { .. } => "CardNotHeldError",
+            Error::Fouled { .. } => "FouledError",
+            Error::FalseSpecial { .. } => "FalseSpecialError",
+            Error::BadPlayerCount { .. } => "PlayerCountError",
+            Error::SurrenderNotAllowed { .. } => "SurrenderError",
+            Error::OutOfRange { .. } => "LimitError",
+            Error::InvalidArgument { .. } | Error::NotAHandValue { .. } => "ThirteenError",
+            Error::WrongType { .. } => "TypeError",
+            Error::RuleSet { .. } => "RuleSetError",
+            Error::InTable { inner, .. } => inner.class(),
+        }
+    }
+
+    /// The locating details of [`Error::class`], by attribute name (a batch's error: its
+    /// table's); an unbounded maximum is [`Detail::None`].
+    pub fn details(&self) -> Vec<(&'static str, Detail)> {
+        let card = |c: &Card| Detail::Text(c.to_string());
+        match self {
+            Error::BadCard { token, position } => {
+                vec![
+                    ("token", token.clone().into()),
+                    ("position", (*position).into()),
+                ]
+            }
+            Error::WrongCount {
+                expected,
+                got,
+                lane,
+                player,
+            } => vec![
+                ("expected", (*expected).into()),
+                ("got", (*got).into()),
+                ("lane", lane.map(|l| l.key().to_string()).into()),
+                ("player", (*player).into()),
+            ],
+            Error::DealtCount { dealt, got } => {
+                vec![("expected", (*dealt).into()), ("got", (*got).into())]
+            }
+            Error::DuplicateCard { card: c, player } => {
+                vec![("card", card(c)), ("player", (*player).into())]
+            }
+            Error::CardNotHeld { card: c } => vec![("card", card(c))],
+            Error::Fouled { player } => vec![("player", (*player).into())],
+            Error::FalseSpecial { player, special } => {
+                vec![
+                    ("player", (*player).into()),
+                    ("special", special.clone().into()),
+                ]
+            }
+            Error::BadPlayerCount { got, allowed } => vec![
+                ("got", Detail::Int(got.clone())),
+                (
+                    "allowed",
+                    Detail::Ints(allowed.iter().map(|&p| p.into()).collect()),
+                ),
+            ],
+            Error::SurrenderNotAllowed { player } => {
+                vec![("player", (*player).into())]
+            }
+            Error::OutOfRange {
+                key,
+                value,
+                min,
+                max,
+            } => vec![
+                ("key", key.clone().into()),
+                ("value", value.clone().into()),
+                ("minimum", (*min).into()),
+                ("maximum", (*max < i64::MAX).then_some(*max).into()),
+            ],
+            Error::RuleSet { key, .. } => vec![("key", key.clone().into())],
+            Error::InvalidArgument { .. } | Error::NotAHandValue { .. } => Vec::new(),
+            Error::WrongType { .. } => Vec::new(),
+            Error::InTable { inner, .. } => inner.details(),
+        }
+    }
+}
+
 /// Result with the engine's error.
 pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_names_its_class_and_locates_itself() {
+        let count = Error::WrongCount {
+            expected: 5,
+            got: 4,
+            lane: Some(Lane::Middle),
+            player: None,
+        };
+        assert_eq!(count.class(), "CountError");
+        assert_eq!(
+            count.details(),
+            [
+                ("expected", Detail::Int(Given::Int(5))),
+                ("got", Detail::Int(Given::Int(4))),
+                ("lane", Detail::Text("middle".into())),
+                ("player", Detail::None),
+            ]
+        );
+        // A batch's error is its table's, the table named only in the message.
+        let batch = Error::InTable {
+            table: 7,
+            inner: Box::new(count.clone()),
+        };
+        assert_eq!(
+            (batch.class(), batch.details()),
+            (count.class(), count.details())
+        );
+        assert!(batch.to_string().starts_with("table 7: "));
+        let huge = Given::Beyond("123456789012345678901234567890".into());
+        let players = Error::BadPlayerCount {
+            got: huge.clone(),
+            allowed: vec![2, 4],
+        };
+        assert_eq!(players.class(), "PlayerCountError");
+        assert_eq!(
+            players.details(),
+            [
+                ("got", Detail::Int(huge)),
+                ("allowed", Detail::Ints(vec![2, 4]))
+            ]
+        );
+        assert_eq!(
+            players.to_string(),
+            "123456789012345678901234567890 players is not allowed by the rules (allowed: [2, 4])"
+        );
+        let unbounded = crate::limits::Limit::count("seat").error(-1);
+        assert_eq!(unbounded.class(), "LimitError");
+        assert_eq!(unbounded.details()[3], ("maximum", Detail::None));
+    }
+}

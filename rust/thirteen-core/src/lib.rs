@@ -12,6 +12,7 @@ mod arrange;
 mod cards;
 mod deal;
 mod error;
+mod given;
 pub mod limits;
 mod money;
 mod round;
@@ -24,14 +25,15 @@ mod strategy;
 pub use arrange::{compare_lanes, is_foul, values_foul, Arrangement};
 pub use cards::{
     check_duplicates, evaluate, evaluate3, evaluate3_reference, evaluate5, evaluate5_reference,
-    evaluate_batch, evaluate_subsets13, format_cards, hand13, parse_cards, validate_hand, Card,
-    Category, DeckKind, HandValue, Rank, Suit, ThreeKeys, Wheel, FIVES_OF_13, HAND_SIZE,
-    THREES_OF_13,
+    evaluate_batch, evaluate_hand, evaluate_subsets13, format_cards, hand13, parse_cards,
+    validate_hand, Card, Category, DeckKind, HandValue, Rank, Suit, ThreeKeys, Wheel, FIVES_OF_13,
+    HAND_SIZE, THREES_OF_13,
 };
 pub use deal::{
     deal, deal_os, rng_at, rng_for, shuffle, shuffled_deck, swap, swap_rng, swap_under, Deal,
 };
-pub use error::{player_count_message, Error, Lane, Result};
+pub use error::{player_count_message, Detail, Error, Lane, Result};
+pub use given::{Given, Plain};
 pub use money::{money, Percent, Rake};
 pub use round::{escape_payments, settle_round, RoundSettlement};
 pub use rules::schema::options as rule_options;
@@ -55,7 +57,9 @@ pub use strategy::removal::Removal;
 pub use strategy::search::{
     best_splits, Ask, Candidate, Distinct, Hand, Need, Pricing, SearchStats,
 };
-pub use strategy::solve::{complete, solve, solve_batch, SolveOptions, Solved, Strategy};
+pub use strategy::solve::{
+    batch_arrays, complete, solve, solve_batch, SolveOptions, Solved, Strategy,
+};
 pub use strategy::surrender::{surrender_expected, surrenders};
 pub use strategy::train::{
     build_tables, deal_range, shard_counts, train, train_with, IterationCounts, IterationReport,

@@ -21,6 +21,7 @@
 use std::fmt::Display;
 
 use crate::error::{Error, Result};
+use crate::given::Given;
 
 /// An inclusive range an integer argument must lie in, and the name it is reported under.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,6 +50,30 @@ impl Limit {
         usize::try_from(v).map_err(|_| self.error(value))
     }
 
+    /// The integer `given`, checked ([`Limit::check`]; one beyond 64 bits is out of range).
+    pub fn given(&self, given: &Given) -> Result<i64> {
+        self.fits(given).and_then(|v| self.check(v))
+    }
+
+    /// [`Limit::given`] for a count or a seat, as `usize`.
+    pub fn given_index(&self, given: &Given) -> Result<usize> {
+        self.fits(given).and_then(|v| self.index(v))
+    }
+
+    /// The value of `given` when it fits in 64 bits, its range unchecked (the callee checks
+    /// it where it is used, in its documented order); else the error naming this limit.
+    pub fn fits(&self, given: &Given) -> Result<i64> {
+        match given {
+            Given::Int(v) => Ok(*v),
+            Given::Beyond(text) => Err(self.error(text)),
+        }
+    }
+
+    /// [`Limit::fits`] for each integer given, in order.
+    pub fn fits_all(&self, given: &[Given]) -> Result<Vec<i64>> {
+        given.iter().map(|g| self.fits(g)).collect()
+    }
+
     /// The error for `value` (any text, e.g. an integer too large for `i64`).
     pub fn error(&self, value: impl Display) -> Error {
         self.error_at(self.key, value)
@@ -64,30 +89,44 @@ impl Limit {
         }
     }
 
+    /// The range `min..=max` of the argument or key `key`.
+    pub const fn new(key: &'static str, min: i64, max: i64) -> Limit {
+        Limit { key, min, max }
+    }
+
     /// A count or a seat: any integer `>= 0`.
     pub const fn count(key: &'static str) -> Limit {
-        Limit {
-            key,
-            min: 0,
-            max: i64::MAX,
-        }
+        Limit::new(key, 0, i64::MAX)
+    }
+}
+
+/// Seats and sizes a caller names, each any integer `>= 0` where a bound is checked at once,
+/// and checked against the table (or the hand) by the callee otherwise: the banker's seat,
+/// the seats that surrendered or escaped, a leaver's seat, a hand's size.
+pub const BANKER: Limit = Limit::count("banker");
+/// See [`BANKER`].
+pub const SURRENDERED: Limit = Limit::count("surrendered");
+/// See [`BANKER`].
+pub const ESCAPED: Limit = Limit::count("escaped");
+/// See [`BANKER`].
+pub const LEAVER: Limit = Limit::count("leaver");
+/// See [`BANKER`].
+pub const SIZE: Limit = Limit::count("size");
+
+/// The error for a seed that is not an integer from 0 to 2**64 − 1 (`shown` as given): seeds
+/// key the deal's generator (RULES.md 7) and take every `u64`.
+pub fn seed_error(shown: impl Display) -> Error {
+    Error::InvalidArgument {
+        message: format!("a seed is an integer from 0 to 2**64 - 1, got {shown}"),
     }
 }
 
 /// Most finishes `complete` lists for a hand of more than 13 dealt cards: a 16-card hand
 /// has about 40 million splits of 13 of its cards, too many to list whole.
-pub const COMPLETE_KEEP_LIMIT: Limit = Limit {
-    key: "limit",
-    min: 1,
-    max: 10_000,
-};
+pub const COMPLETE_KEEP_LIMIT: Limit = Limit::new("limit", 1, 10_000);
 
 /// Most plays a solve ranks (`top`, `hints`' `n`).
-pub const SOLVE_TOP: Limit = Limit {
-    key: "top",
-    min: 1,
-    max: 1_000,
-};
+pub const SOLVE_TOP: Limit = Limit::new("top", 1, 1_000);
 
 /// Most gifts a swap-three decision ranks (`top`, the gift hints' `n`): each is valued on
 /// fresh pools ([`crate::strategy::gift`]).
@@ -98,48 +137,27 @@ pub const GIFT_TOP: Limit = Limit {
 };
 
 /// Most samples of the `mc` strategy.
-pub const MC_SAMPLES: Limit = Limit {
-    key: "samples",
-    min: 1,
-    max: 10_000_000,
-};
+pub const MC_SAMPLES: Limit = Limit::new("samples", 1, 10_000_000);
 
 /// Random tables dealt per iteration of training.
-pub const TRAIN_DEALS: Limit = Limit {
-    key: "deals",
-    min: 1,
-    max: 100_000_000,
-};
+pub const TRAIN_DEALS: Limit = Limit::new("deals", 1, 100_000_000);
 
 /// Iterations of training.
-pub const TRAIN_ITERATIONS: Limit = Limit {
-    key: "iterations",
-    min: 1,
-    max: 10_000,
-};
+pub const TRAIN_ITERATIONS: Limit = Limit::new("iterations", 1, 10_000);
 
 /// A deal of a training iteration counted in shards (`start`, `stop`: the end of a range
 /// of deals, at most [`TRAIN_DEALS`]).
-pub const TRAIN_DEAL: Limit = Limit {
-    key: "stop",
-    min: 0,
-    max: 100_000_000,
-};
+pub const TRAIN_DEAL: Limit = Limit::new("stop", 0, 100_000_000);
+
+/// The first deal of a range counted in shards (up to [`TRAIN_DEAL`]).
+pub const TRAIN_START: Limit = Limit::new("start", TRAIN_DEAL.min, TRAIN_DEAL.max);
 
 /// A training iteration counted in shards (iteration 0 is the first).
-pub const TRAIN_ITERATION: Limit = Limit {
-    key: "iteration",
-    min: 0,
-    max: 10_000,
-};
+pub const TRAIN_ITERATION: Limit = Limit::new("iteration", 0, 10_000);
 
 /// A hand value as an integer ([`crate::cards::HandValue::raw`]): of a lane's counts, or to
 /// rebuild a value from.
-pub const HAND_VALUE: Limit = Limit {
-    key: "value",
-    min: 0,
-    max: u32::MAX as i64,
-};
+pub const HAND_VALUE: Limit = Limit::new("value", 0, u32::MAX as i64);
 
 /// How often a lane value was played, in lane counts.
 pub const LANE_COUNT: Limit = Limit::count("count");
@@ -155,41 +173,17 @@ pub const MAX_UNITS: i64 = 1_000_000_000;
 pub const MAX_STAKE: i64 = 1_000_000_000;
 
 /// A rule-set amount, `0..=R` (the Python layer asks for at least 1 where 0 makes no sense).
-pub const RULE_UNITS: Limit = Limit {
-    key: "units",
-    min: 0,
-    max: MAX_RULE_UNITS,
-};
+pub const RULE_UNITS: Limit = Limit::new("units", 0, MAX_RULE_UNITS);
 /// The table sizes a rule set may allow (RULES.md 1): 2 to 4 players, banker included.
-pub const TABLE_SIZE: Limit = Limit {
-    key: "players",
-    min: 2,
-    max: 4,
-};
+pub const TABLE_SIZE: Limit = Limit::new("players", 2, 4);
 /// Swap-three (换三张, RULES.md 7): the most cards a player may give, `1..=13`.
-pub const SWAP_CARDS: Limit = Limit {
-    key: "swap.max_cards",
-    min: 1,
-    max: 13,
-};
+pub const SWAP_CARDS: Limit = Limit::new("swap.max_cards", 1, 13);
 /// A banker-mode stake multiplier, `1..=S`.
-pub const STAKE_MULTIPLIER: Limit = Limit {
-    key: "stakes",
-    min: 1,
-    max: MAX_STAKE_MULTIPLIER,
-};
+pub const STAKE_MULTIPLIER: Limit = Limit::new("stakes", 1, MAX_STAKE_MULTIPLIER);
 /// Units of one seat, `-U..=U`.
-pub const UNITS: Limit = Limit {
-    key: "units",
-    min: -MAX_UNITS,
-    max: MAX_UNITS,
-};
+pub const UNITS: Limit = Limit::new("units", -MAX_UNITS, MAX_UNITS);
 /// The money stake, `0..=M`.
-pub const STAKE: Limit = Limit {
-    key: "stake",
-    min: 0,
-    max: MAX_STAKE,
-};
+pub const STAKE: Limit = Limit::new("stake", 0, MAX_STAKE);
 /// The rake cap: any amount `>= 0`.
 pub const RAKE_CAP: Limit = Limit::count("rake cap");
 

@@ -7,11 +7,7 @@ use crate::limits::{Limit, RAKE_CAP, STAKE, UNITS};
 /// Most decimal places a rake percentage may have (`"2.125"` has 3).
 pub const PERCENT_DECIMALS: usize = 9;
 
-const PERCENT: Limit = Limit {
-    key: "rake percent",
-    min: 0,
-    max: 100,
-};
+const PERCENT: Limit = Limit::new("rake percent", 0, 100);
 
 /// A rake percentage as an exact fraction `numerator / denominator` percent, `0..=100`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,6 +7,8 @@ use crate::arrange::{break_tie, values_foul, Arrangement};
 use crate::cards::{Card, HAND_SIZE};
 use crate::cards::{Category, HandValue};
 use crate::error::{Error, Lane, Result};
+use crate::given::Given;
+use crate::limits::{BANKER, STAKE_MULTIPLIER, SURRENDERED};
 use crate::rules::{BankerStake, FoulPolicy, HomeRun, Mode, Rules, Special};
 use crate::special::{held_and_highest, SpecialHand};
 
@@ -244,6 +246,19 @@ pub struct TableArgs {
     pub stakes: Option<Vec<i64>>,
     /// Seats that surrendered.
     pub surrendered: Vec<i64>,
+}
+
+impl TableArgs {
+    /// The seat arguments as a caller gave them, each integer fitting in 64 bits (else
+    /// [`Error::OutOfRange`] naming `banker`, `stakes` or `surrendered`); their ranges are
+    /// checked by [`settle`], in its order.
+    pub fn given(banker: &Given, stakes: Option<&[Given]>, surrendered: &[Given]) -> Result<Self> {
+        Ok(TableArgs {
+            banker: BANKER.fits(banker)?,
+            stakes: stakes.map(|s| STAKE_MULTIPLIER.fits_all(s)).transpose()?,
+            surrendered: SURRENDERED.fits_all(surrendered)?,
+        })
+    }
 }
 
 fn invalid(message: String) -> Error {

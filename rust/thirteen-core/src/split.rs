@@ -160,6 +160,17 @@ pub enum SplitFilter {
     Pareto,
 }
 
+impl SplitFilter {
+    /// The filter of the flags callers pass: `pareto` (implies legal), else `legal`, else all.
+    pub fn of(legal: bool, pareto: bool) -> SplitFilter {
+        match (legal, pareto) {
+            (_, true) => SplitFilter::Pareto,
+            (true, false) => SplitFilter::Legal,
+            (false, false) => SplitFilter::All,
+        }
+    }
+}
+
 /// A 13-card hand with every 5- and 3-card subset of its positions evaluated once.
 pub struct HandSplits {
     cards: [Card; 13],

@@ -1,11 +1,10 @@
 //! Arrangements (RULES.md 2): front, middle and back lanes, and the foul check.
 
 use pyo3::prelude::*;
-use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyString, PyTuple};
 use thirteen_core as core;
 
-use crate::convert::{cards_list, read_cards, rules_of, CardsArg, Comparison, RulesArg};
+use crate::convert::{cards_list, read_cards, rules_of, CardsArg, RulesArg};
 use crate::errors::IntoPy;
 use crate::values::PyHandValue;
 
@@ -14,9 +13,16 @@ use crate::values::PyHandValue;
 /// ``Arrangement(front, middle, back, rules=None)``: each lane a sequence of ``Card`` or a
 /// string. Raises ``CountError`` naming a lane of the wrong size, ``DuplicateCardError`` for a
 /// card beyond the deck of ``rules``, ``CardError`` for bad text.
-#[pyclass(name = "Arrangement", frozen, module = "thirteen._core")]
+#[pyclass(name = "Arrangement", frozen, eq, module = "thirteen._core")]
 #[derive(Clone, Copy)]
 pub(crate) struct PyArrangement(pub(crate) core::Arrangement);
+
+/// Arrangements are equal when each lane holds the same cards, in any order.
+impl PartialEq for PyArrangement {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.canonical() == other.0.canonical()
+    }
+}
 
 #[pymethods]
 impl PyArrangement {
@@ -88,13 +94,6 @@ impl PyArrangement {
             (h ^ c as u64).wrapping_mul(0x100000001b3)
         })
     }
-    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Comparison {
-        match (other.cast::<PyArrangement>(), op) {
-            (Ok(o), CompareOp::Eq) => Comparison::Bool(self.0.canonical() == o.get().0.canonical()),
-            (Ok(o), CompareOp::Ne) => Comparison::Bool(self.0.canonical() != o.get().0.canonical()),
-            _ => Comparison::NotImplemented,
-        }
-    }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         Ok((
             py.get_type::<PyArrangement>().getattr("parse")?,
@@ -107,13 +106,6 @@ impl PyArrangement {
 /// order (RULES.md 2). ``arrangement``: ``Arrangement``; ``rules``: ``RuleSet`` or None.
 #[pyfunction]
 #[pyo3(signature = (arrangement, rules = None))]
-fn is_foul(arrangement: &Bound<'_, PyArrangement>, rules: Option<RulesArg<'_>>) -> bool {
+pub(crate) fn is_foul(arrangement: &Bound<'_, PyArrangement>, rules: Option<RulesArg<'_>>) -> bool {
     core::is_foul(&arrangement.get().0, rules_of(&rules))
-}
-
-/// Registers arrangements and the foul check.
-pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyArrangement>()?;
-    m.add_function(wrap_pyfunction!(is_foul, m)?)?;
-    Ok(())
 }

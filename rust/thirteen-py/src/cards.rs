@@ -1,24 +1,22 @@
 //! Cards (RULES.md 1) and card lists: parse, format, the deck, a hand check.
 
 use pyo3::prelude::*;
-use pyo3::pyclass::CompareOp;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyString;
 use thirteen_core as core;
-use thirteen_core::limits::Limit;
-use thirteen_core::Error;
+use thirteen_core::limits::SIZE;
 
-use crate::convert::{read_cards, rules_of, CardsArg, Comparison, Int, RulesArg};
+use crate::convert::{read_cards, rules_of, CardsArg, Int, RulesArg};
 use crate::enums;
-use crate::errors::{to_pyerr, IntoPy};
+use crate::errors::IntoPy;
 
 /// A playing card (RULES.md 1). Frozen and hashable; ``str(card)`` is ``"As"``.
 ///
 /// ``Card(text)`` or ``Card.parse(text)`` read one token (``"As"``, ``"10h"``, ``"a♠"``);
 /// ``Card.from_code(code)`` builds from ``code = (rank - 2) * 4 + suit``.
 /// Raises ``CardError`` for a bad token.
-#[pyclass(name = "Card", frozen, module = "thirteen._core")]
-#[derive(Clone, Copy)]
+#[pyclass(name = "Card", frozen, eq, ord, module = "thirteen._core")]
+#[derive(Clone, Copy, PartialEq, PartialOrd)]
 pub(crate) struct PyCard(pub(crate) core::Card);
 
 /// The 52 ``Card`` objects, made once. A ``Card`` is immutable (frozen, no ``__dict__``, no
@@ -53,15 +51,7 @@ impl PyCard {
     /// The card with ``code`` (an int, 0..51); raises ``CardError`` for any other int.
     #[staticmethod]
     fn from_code(py: Python<'_>, code: Int) -> PyResult<Self> {
-        code.within(py, &Limit::count("code"))
-            .ok()
-            .and_then(|c| u8::try_from(c).ok())
-            .and_then(core::Card::from_code)
-            .map(PyCard)
-            .ok_or_else(|| {
-                let token = code.to_string();
-                to_pyerr(py, Error::BadCard { token, position: 0 })
-            })
+        core::Card::from_given(&code.0).py_err(py).map(PyCard)
     }
 
     /// The rank.
@@ -93,12 +83,6 @@ impl PyCard {
     fn __hash__(&self) -> u64 {
         self.0.code() as u64
     }
-    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Comparison {
-        match other.cast::<PyCard>() {
-            Ok(o) => Comparison::Bool(op.matches(self.0.cmp(&o.get().0))),
-            Err(_) => Comparison::NotImplemented,
-        }
-    }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         Ok((py.get_type::<PyCard>().into_any(), (self.0.to_string(),)))
     }
@@ -107,7 +91,7 @@ impl PyCard {
 /// Parses cards separated by whitespace and/or commas (RULES.md 1) into a list of ``Card``.
 /// Raises ``CardError`` naming the first bad token and its 0-based position.
 #[pyfunction]
-fn parse_cards(text: &Bound<'_, PyString>) -> PyResult<Vec<PyCard>> {
+pub(crate) fn parse_cards(text: &Bound<'_, PyString>) -> PyResult<Vec<PyCard>> {
     let cards = read_cards(text, core::parse_cards)?;
     Ok(cards.into_iter().map(PyCard).collect())
 }
@@ -115,7 +99,7 @@ fn parse_cards(text: &Bound<'_, PyString>) -> PyResult<Vec<PyCard>> {
 /// Formats cards as ``"As Kd Tc"``, or with ``glyphs=True`` as ``"A♠ K♦ T♣"``.
 #[pyfunction]
 #[pyo3(signature = (cards, glyphs = false))]
-fn format_cards(cards: CardsArg, glyphs: bool) -> String {
+pub(crate) fn format_cards(cards: CardsArg, glyphs: bool) -> String {
     core::format_cards(&cards.0, glyphs)
 }
 
@@ -123,7 +107,7 @@ fn format_cards(cards: CardsArg, glyphs: bool) -> String {
 /// extra diamonds appended in rank order.
 #[pyfunction]
 #[pyo3(signature = (rules = None))]
-fn deck(rules: Option<RulesArg<'_>>) -> Vec<PyCard> {
+pub(crate) fn deck(rules: Option<RulesArg<'_>>) -> Vec<PyCard> {
     rules_of(&rules)
         .deck
         .cards()
@@ -137,22 +121,12 @@ fn deck(rules: Option<RulesArg<'_>>) -> Vec<PyCard> {
 /// the first offender in input order). ``cards``: a string or a sequence of ``Card``.
 #[pyfunction]
 #[pyo3(signature = (cards, rules = None, size = Int::of(13)), text_signature = "(cards, rules=None, size=13)")]
-fn validate_hand(
+pub(crate) fn validate_hand(
     py: Python<'_>,
     cards: CardsArg,
     rules: Option<RulesArg<'_>>,
     size: Int,
 ) -> PyResult<()> {
-    let size = size.index(py, &Limit::count("size"))?;
+    let size = size.index(py, &SIZE)?;
     core::validate_hand(&cards.0, rules_of(&rules).deck, size).py_err(py)
-}
-
-/// Registers cards and the card-list functions.
-pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyCard>()?;
-    m.add_function(wrap_pyfunction!(parse_cards, m)?)?;
-    m.add_function(wrap_pyfunction!(format_cards, m)?)?;
-    m.add_function(wrap_pyfunction!(deck, m)?)?;
-    m.add_function(wrap_pyfunction!(validate_hand, m)?)?;
-    Ok(())
 }

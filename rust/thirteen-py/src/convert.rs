@@ -1,65 +1,32 @@
 //! Arguments converted once, before any work: text (valid Unicode or a named error), cards from
 //! text or sequences, the rules object, integers of any size, seeds, numpy arrays of card codes
-//! in row-major order; and the result of a rich comparison.
+//! in row-major order, and Python values as plain data for the core to read.
 
 use std::borrow::Cow;
-use std::sync::OnceLock;
 
 use numpy::ndarray::Dimension;
 use numpy::{Element, PyReadonlyArray, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyAttributeError, PyOverflowError, PyTypeError, PyUnicodeEncodeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyDict, PyInt, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 use thirteen_core as core;
 use thirteen_core::limits::Limit;
 use thirteen_core::Error;
 
 use crate::cards::{shared_card, PyCard};
-use crate::errors::{player_count_error, to_pyerr, IntoPy};
+use crate::errors::{to_pyerr, IntoPy};
 use crate::rules::PyRules;
-
-/// Result of a rich comparison: a bool, or NotImplemented for a foreign type.
-pub(crate) enum Comparison {
-    Bool(bool),
-    NotImplemented,
-}
-
-impl<'py> IntoPyObject<'py> for Comparison {
-    type Target = PyAny;
-    type Output = Bound<'py, PyAny>;
-    type Error = std::convert::Infallible;
-    fn into_pyobject(self, py: Python<'py>) -> Result<Self::Output, Self::Error> {
-        Ok(match self {
-            Comparison::Bool(b) => PyBool::new(py, b).to_owned().into_any(),
-            Comparison::NotImplemented => py.NotImplemented().into_bound(py),
-        })
-    }
-}
 
 /// The UTF-8 text of a Python ``str``, the one place the bindings read text: ``None`` when it
 /// is not valid Unicode (a lone surrogate such as ``'\ud800'``, which UTF-8 cannot hold; PyO3
 /// would raise a ``UnicodeEncodeError`` naming nothing useful). Callers turn ``None`` into a
-/// documented error: [`named_text`], [`Text`], [`read_cards`].
+/// documented error: [`Text`], [`read_cards`].
 pub(crate) fn utf8<'a>(s: &'a Bound<'_, PyString>) -> PyResult<Option<Cow<'a, str>>> {
     match s.to_cow() {
         Ok(text) => Ok(Some(text)),
         Err(e) if e.is_instance_of::<PyUnicodeEncodeError>(s.py()) => Ok(None),
         Err(e) => Err(e),
     }
-}
-
-/// The error for the argument ``name`` given as text that is not valid Unicode, ``shown`` as
-/// Python writes it (``'ev\ud800'``): a ``ThirteenError`` naming the argument.
-pub(crate) fn invalid_text(name: &str, shown: &str) -> Error {
-    Error::InvalidArgument {
-        message: format!("{name} is not valid Unicode text (a lone surrogate): {shown}"),
-    }
-}
-
-/// The text of the argument ``name``; a ``ThirteenError`` naming it when it is not valid
-/// Unicode.
-pub(crate) fn named_text<'a>(s: &'a Bound<'_, PyString>, name: &str) -> PyResult<Cow<'a, str>> {
-    utf8(s)?.ok_or_else(|| to_pyerr(s.py(), invalid_text(name, &shown(s))))
 }
 
 /// Reads card text with ``read`` (RULES.md 1). Text that is not valid Unicode is read with
@@ -82,27 +49,15 @@ pub(crate) fn read_cards<T>(
     .py_err(s.py())
 }
 
-/// The text with one U+FFFD in place of each lone surrogate (read through UTF-16, where a
-/// lone surrogate is one unit; UTF-8 would give one U+FFFD per byte).
+/// The text with one U+FFFD in place of each lone surrogate (through UTF-16, where a lone
+/// surrogate is one unit; UTF-8 would give one U+FFFD per byte).
 fn replaced(s: &Bound<'_, PyString>) -> String {
-    let units = s
-        .call_method1(
-            pyo3::intern!(s.py(), "encode"),
-            ("utf-16-le", "surrogatepass"),
-        )
-        .ok()
-        .and_then(|b| b.cast_into::<PyBytes>().ok())
-        .map(|b| {
-            let bytes = b.as_bytes();
-            bytes
-                .chunks_exact(2)
-                .map(|u| u16::from_le_bytes([u[0], u[1]]))
-                .collect::<Vec<u16>>()
-        });
-    match units {
-        Some(units) => String::from_utf16_lossy(&units),
-        None => s.to_string_lossy().into_owned(),
-    }
+    (s.call_method1("encode", ("utf-16-le", "surrogatepass")))
+        .and_then(|b| {
+            b.call_method1("decode", ("utf-16-le", "replace"))?
+                .extract()
+        })
+        .unwrap_or_else(|_| s.to_string_lossy().into_owned())
 }
 
 /// The text as Python writes it (``repr``), for messages: surrogates come out escaped.
@@ -131,9 +86,10 @@ impl Text {
         }
     }
 
-    /// The text of the argument ``name`` ([`invalid_text`] otherwise).
+    /// The text of the argument ``name`` ([`Error::not_unicode`] otherwise).
     pub(crate) fn get(&self, py: Python<'_>, name: &str) -> PyResult<&str> {
-        self.read(|shown| invalid_text(name, shown)).py_err(py)
+        self.read(|shown| Error::not_unicode(name, shown))
+            .py_err(py)
     }
 }
 
@@ -209,41 +165,17 @@ pub(crate) fn json_dict<'py>(py: Python<'py>, json: &str) -> PyResult<Bound<'py,
     Ok(loads.call1((json,))?.cast_into::<PyDict>()?)
 }
 
-/// A ``rules`` argument: ``None`` (the defaults), a ``Rules`` or a ``RuleSet`` (its cached
-/// ``_core`` attribute). Anything else is a ``TypeError``; an error while a ``RuleSet``
-/// builds its rules object (``RuleSetError``) is raised as it is.
-pub(crate) enum RulesArg<'py> {
-    Default,
-    Given(Bound<'py, PyRules>),
-}
-
-impl RulesArg<'_> {
-    /// The core's rules.
-    pub(crate) fn get(&self) -> &core::Rules {
-        match self {
-            RulesArg::Default => default_rules(),
-            RulesArg::Given(r) => &r.get().rules,
-        }
-    }
-
-    /// The rules object to keep (``None`` for the defaults).
-    pub(crate) fn object(&self) -> Option<Py<PyRules>> {
-        match self {
-            RulesArg::Default => None,
-            RulesArg::Given(r) => Some(r.clone().unbind()),
-        }
-    }
-}
+/// A ``rules`` argument: a ``Rules`` or a ``RuleSet`` (its cached ``_core`` attribute); the
+/// functions take ``None`` for the defaults. Anything else is a ``TypeError``; an error while a
+/// ``RuleSet`` builds its rules object (``RuleSetError``) is raised as it is.
+pub(crate) struct RulesArg<'py>(pub(crate) Bound<'py, PyRules>);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for RulesArg<'py> {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        if obj.is_none() {
-            return Ok(RulesArg::Default);
-        }
         if let Ok(r) = obj.cast::<PyRules>() {
-            return Ok(RulesArg::Given(r.to_owned()));
+            return Ok(RulesArg(r.to_owned()));
         }
         let not_rules = || {
             let kind = obj
@@ -259,23 +191,18 @@ impl<'a, 'py> FromPyObject<'a, 'py> for RulesArg<'py> {
             Err(e) if e.is_instance_of::<PyAttributeError>(obj.py()) => return Err(not_rules()),
             Err(e) => return Err(e),
         };
-        let rules = inner.cast_into::<PyRules>().map_err(|_| not_rules())?;
-        Ok(RulesArg::Given(rules))
+        Ok(RulesArg(
+            inner.cast_into::<PyRules>().map_err(|_| not_rules())?,
+        ))
     }
 }
 
 /// The rules of an optional ``rules`` argument.
 pub(crate) fn rules_of<'a>(rules: &'a Option<RulesArg<'_>>) -> &'a core::Rules {
     match rules {
-        Some(r) => r.get(),
-        None => default_rules(),
+        Some(r) => &r.0.get().rules,
+        None => core::Rules::standard(),
     }
-}
-
-/// The default rule set, built once.
-pub(crate) fn default_rules() -> &'static core::Rules {
-    static DEFAULT: OnceLock<core::Rules> = OnceLock::new();
-    DEFAULT.get_or_init(core::Rules::default)
 }
 
 /// Resolves a ``rules`` argument and runs ``f`` with it.
@@ -284,77 +211,38 @@ pub(crate) fn with_rules<T>(
     f: impl FnOnce(&core::Rules) -> PyResult<T>,
 ) -> PyResult<T> {
     match rules {
-        None => f(default_rules()),
-        Some(obj) => f(obj.extract::<RulesArg>()?.get()),
+        None => f(core::Rules::standard()),
+        Some(obj) => f(&obj.extract::<RulesArg>()?.0.get().rules),
     }
 }
 
-/// An integer argument of any size: its value, or its text when it does not fit in 64 bits
-/// (the core's bounds then refuse it by name). ``bool`` and non-integers are a ``TypeError``.
+/// An integer argument of any size, as the core takes it ([`core::Given`]): its value, or its
+/// text when it does not fit in 64 bits (the core's bounds then refuse it by name). ``bool``
+/// and non-integers are a ``TypeError``.
 #[derive(Clone, Debug)]
-pub(crate) struct Int(Result<i64, String>);
+pub(crate) struct Int(pub(crate) core::Given);
 
 impl Int {
     /// An integer known to fit.
     pub(crate) const fn of(value: i64) -> Int {
-        Int(Ok(value))
-    }
-
-    /// The value, checked against ``limit`` (``LimitError`` naming it otherwise).
-    pub(crate) fn within(&self, py: Python<'_>, limit: &Limit) -> PyResult<i64> {
-        match &self.0 {
-            Ok(v) => limit.check(*v),
-            Err(text) => Err(limit.error(text)),
-        }
-        .py_err(py)
+        Int(core::Given::Int(value))
     }
 
     /// The value when it fits in 64 bits (the core checks its range where it is used, in
     /// its documented order), else ``LimitError`` naming ``limit``.
     pub(crate) fn value(&self, py: Python<'_>, limit: &Limit) -> PyResult<i64> {
-        match &self.0 {
-            Ok(v) => Ok(*v),
-            Err(text) => Err(limit.error(text)).py_err(py),
-        }
-    }
-
-    /// The integer as a Python ``int`` (its text when an ``int`` subclass wrote it otherwise).
-    pub(crate) fn to_python<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        match &self.0 {
-            Ok(v) => Ok(v.into_pyobject(py)?.into_any()),
-            Err(text) => py
-                .get_type::<PyInt>()
-                .call1((text.as_str(),))
-                .or_else(|_| Ok(PyString::new(py, text).into_any())),
-        }
-    }
-
-    /// A table size ``rules`` allow (the core's check): any other integer, negative or beyond
-    /// 64 bits included, is a ``PlayerCountError``.
-    pub(crate) fn table_size(&self, py: Python<'_>, rules: &core::Rules) -> PyResult<usize> {
-        match &self.0 {
-            Ok(v) => rules.check_players(*v).py_err(py),
-            Err(_) => Err(player_count_error(py, self, &rules.players)),
-        }
+        limit.fits(&self.0).py_err(py)
     }
 
     /// A count or a seat: ``within`` as ``usize``.
     pub(crate) fn index(&self, py: Python<'_>, limit: &Limit) -> PyResult<usize> {
-        match &self.0 {
-            Ok(v) => limit.index(*v),
-            Err(text) => Err(limit.error(text)),
-        }
-        .py_err(py)
+        limit.given_index(&self.0).py_err(py)
     }
 }
 
-impl std::fmt::Display for Int {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.0 {
-            Ok(v) => write!(f, "{v}"),
-            Err(text) => f.write_str(text),
-        }
-    }
+/// The integers as the core takes them.
+pub(crate) fn given(ints: Vec<Int>) -> Vec<core::Given> {
+    ints.into_iter().map(|i| i.0).collect()
 }
 
 impl<'a, 'py> FromPyObject<'a, 'py> for Int {
@@ -365,25 +253,42 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Int {
             return Err(PyTypeError::new_err("expected an integer, got bool"));
         }
         match obj.extract::<i64>() {
-            Ok(v) => Ok(Int(Ok(v))),
-            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => {
-                Ok(Int(Err(obj.str()?.to_string_lossy().into_owned())))
-            }
+            Ok(v) => Ok(Int::of(v)),
+            Err(e) if e.is_instance_of::<PyOverflowError>(obj.py()) => Ok(Int(
+                core::Given::Beyond(obj.str()?.to_string_lossy().into_owned()),
+            )),
             Err(e) => Err(e),
         }
     }
 }
 
-/// A seed argument: an int from 0 to 2**64 − 1, else ``ThirteenError``.
-pub(crate) fn seed_value(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<u64> {
-    obj.extract::<u64>().map_err(|_| {
-        to_pyerr(
-            py,
-            Error::InvalidArgument {
-                message: format!("a seed is an integer from 0 to 2**64 - 1, got {obj}"),
-            },
-        )
+/// A Python value as plain data for the core to read ([`core::Plain`]): dicts (keys as text;
+/// another key as Python writes it), lists, tuples and integers copied, anything else named
+/// by its type.
+pub(crate) fn plain(obj: &Bound<'_, PyAny>) -> PyResult<core::Plain> {
+    let items = || -> PyResult<Vec<core::Plain>> { obj.try_iter()?.map(|i| plain(&i?)).collect() };
+    Ok(if let Ok(dict) = obj.cast::<PyDict>() {
+        let key = |k: &Bound<'_, PyAny>| match k.cast::<PyString>() {
+            Ok(s) => s.to_string_lossy().into_owned(),
+            Err(_) => shown(k),
+        };
+        let entries = dict.iter().map(|(k, v)| Ok((key(&k), plain(&v)?)));
+        core::Plain::Map(entries.collect::<PyResult<_>>()?)
+    } else if obj.is_instance_of::<PyList>() {
+        core::Plain::List(items()?)
+    } else if obj.is_instance_of::<PyTuple>() {
+        core::Plain::Tuple(items()?)
+    } else {
+        match obj.extract::<Int>() {
+            Ok(int) => core::Plain::Int(int.0),
+            Err(_) => core::Plain::Other(obj.get_type().name()?.to_string()),
+        }
     })
+}
+
+/// A seed argument: an int from 0 to 2**64 − 1 ([`core::limits::seed_error`] otherwise).
+pub(crate) fn seed_value(py: Python<'_>, obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    (obj.extract::<u64>()).map_err(|_| to_pyerr(py, core::limits::seed_error(obj)))
 }
 
 /// A numpy array of card codes (``uint8``) with ``D`` dimensions; any other array or object is

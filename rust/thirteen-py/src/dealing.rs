@@ -1,12 +1,11 @@
 //! Dealing (RULES.md 7): seeded or OS-random deals with the cut, and swap-three.
 
 use pyo3::prelude::*;
-use pyo3::pyclass::CompareOp;
 use pyo3::types::PyTuple;
 use thirteen_core as core;
 
 use crate::cards::PyCard;
-use crate::convert::{cards_list, rules_of, seed_value, CardsArg, Comparison, Int, RulesArg};
+use crate::convert::{cards_list, rules_of, seed_value, CardsArg, Int, RulesArg};
 use crate::errors::IntoPy;
 use crate::pickle::{self, Reduced};
 
@@ -14,8 +13,8 @@ use crate::pickle::{self, Reduced};
 /// shuffled ``deck``, the ``cut_card`` and the seat that counted as 1 (``cut_start``) when the
 /// rules cut (切牌), the seat dealt ``first``, and the ``seed`` (None when the operating
 /// system's secure random source shuffled). Compares equal to the same deal; pickles.
-#[pyclass(name = "Deal", frozen, module = "thirteen._core")]
-#[derive(serde::Serialize, serde::Deserialize)]
+#[pyclass(name = "Deal", frozen, eq, module = "thirteen._core")]
+#[derive(PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct PyDeal {
     inner: core::Deal,
     seed: Option<u64>,
@@ -53,14 +52,6 @@ impl PyDeal {
     fn seed(&self) -> Option<u64> {
         self.seed
     }
-    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Comparison {
-        let same = |o: &PyDeal| self.inner == o.inner && self.seed == o.seed;
-        match (other.cast::<PyDeal>(), op) {
-            (Ok(o), CompareOp::Eq) => Comparison::Bool(same(o.get())),
-            (Ok(o), CompareOp::Ne) => Comparison::Bool(!same(o.get())),
-            _ => Comparison::NotImplemented,
-        }
-    }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         pickle::reduce(slf.py(), "Deal", slf.get())
     }
@@ -85,14 +76,14 @@ impl PyDeal {
     signature = (rules = None, players = Int::of(4), seed = None),
     text_signature = "(rules=None, players=4, seed=None)"
 )]
-fn deal(
+pub(crate) fn deal(
     py: Python<'_>,
     rules: Option<RulesArg<'_>>,
     players: Int,
     seed: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<PyDeal> {
     let r = rules_of(&rules);
-    let players = players.table_size(py, r)?;
+    let players = r.check_players_given(&players.0).py_err(py)?;
     let seed = seed.map(|s| seed_value(py, s)).transpose()?;
     let inner = match seed {
         Some(s) => core::deal(r, players, s),
@@ -110,7 +101,7 @@ fn deal(
 /// ``RuleSetError`` when the rules have no swap.
 #[pyfunction]
 #[pyo3(signature = (hands, given, rules = None, seed = None))]
-fn swap_cards<'py>(
+pub(crate) fn swap_cards<'py>(
     py: Python<'py>,
     hands: Vec<CardsArg>,
     given: Vec<CardsArg>,
@@ -122,12 +113,4 @@ fn swap_cards<'py>(
     let given: Vec<Vec<core::Card>> = given.into_iter().map(|g| g.0).collect();
     let out = core::swap_under(rules_of(&rules), &hands, &given, seed).py_err(py)?;
     out.iter().map(|h| cards_list(py, h)).collect()
-}
-
-/// Registers the dealing functions and classes.
-pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyDeal>()?;
-    m.add_function(wrap_pyfunction!(deal, m)?)?;
-    m.add_function(wrap_pyfunction!(swap_cards, m)?)?;
-    Ok(())
 }

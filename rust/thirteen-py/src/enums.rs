@@ -54,7 +54,7 @@ pub(crate) fn category(py: Python<'_>, c: core::Category) -> PyResult<Bound<'_, 
 }
 
 /// Adds ``Rank``, ``Suit`` and ``Category`` to the module (the classes of `thirteen.enums`).
-pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(crate) fn add_classes(m: &Bound<'_, PyModule>) -> PyResult<()> {
     for members in [&RANKS, &SUITS, &CATEGORIES] {
         m.add(members.class, members.class(m.py())?)?;
     }

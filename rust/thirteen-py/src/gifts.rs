@@ -18,7 +18,7 @@ use crate::lane_tables::PyLaneTables;
 #[pyfunction]
 #[pyo3(signature = (cards, rules, tables, players = 4, banker = false, seed = 0, top = 1, model = None, search = None))]
 #[allow(clippy::too_many_arguments)]
-fn _gift<'py>(
+pub(crate) fn _gift<'py>(
     cards: &Bound<'py, PyAny>,
     rules: Option<&Bound<'py, PyAny>>,
     tables: &Bound<'py, PyLaneTables>,
@@ -56,10 +56,4 @@ fn _gift<'py>(
             .map(|g| Ok((cards_list(py, &g.cards)?, g.expected)))
             .collect()
     })
-}
-
-/// Registers the gift functions.
-pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(_gift, m)?)?;
-    Ok(())
 }

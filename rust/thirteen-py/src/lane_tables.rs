@@ -3,12 +3,11 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use thirteen_core as core;
-use thirteen_core::limits::{HAND_VALUE, LANE_COUNT};
-use thirteen_core::{Error, Lane};
+use thirteen_core::Lane;
 use thirteen_core::{LaneCounts, LanePairs, LaneTables};
 
-use crate::convert::{with_rules, Int, RulesArg};
-use crate::errors::{to_pyerr, IntoPy};
+use crate::convert::{plain, with_rules, Int, RulesArg};
+use crate::errors::IntoPy;
 use crate::pickle::Reduced;
 use crate::rules::PyRules;
 
@@ -28,25 +27,19 @@ pub(crate) fn rules_object(rules: Option<&Bound<'_, PyAny>>) -> PyResult<Option<
     Ok(rules
         .map(|r| r.extract::<RulesArg>())
         .transpose()?
-        .and_then(|r| r.object()))
+        .map(|r| r.0.unbind()))
 }
 
-/// A lane's ``(value, count)`` pairs from Python: every value a hand value of the lane's
-/// size (``size`` cards), every count from 0 to 2**63 − 1 (``LimitError``, ``ThirteenError``).
-pub(crate) fn lane_pairs(
-    py: Python<'_>,
-    pairs: Vec<(Int, Int)>,
-    size: usize,
-) -> PyResult<Vec<(u32, u64)>> {
-    pairs
-        .into_iter()
-        .map(|(v, c)| {
-            let raw = v.within(py, &HAND_VALUE)?;
-            let value = core::HandValue::from_raw(raw as u32, size).py_err(py)?;
-            let count = c.within(py, &LANE_COUNT)?;
-            Ok((value.raw(), count as u64))
-        })
-        .collect()
+impl PyLaneTables {
+    /// The tables of `counts` under `rules`, kept with the rules object (for pickling).
+    pub(crate) fn new(counts: LaneCounts, rules: &core::Rules, kept: Option<Py<PyRules>>) -> Self {
+        let tables = LaneTables::from_counts(&counts, rules);
+        PyLaneTables {
+            tables,
+            counts,
+            rules: kept,
+        }
+    }
 }
 
 #[pymethods]
@@ -68,17 +61,26 @@ impl PyLaneTables {
         classes: Option<&Bound<'_, PyAny>>,
         card_removal: bool,
     ) -> PyResult<Self> {
+        let pairs = |given: &[(Int, Int)], lane| {
+            LaneCounts::pairs_given(given.iter().map(|(v, c)| (&v.0, &c.0)), lane).py_err(py)
+        };
         let lanes = [
-            lane_pairs(py, front, Lane::Front.size())?,
-            lane_pairs(py, middle, Lane::Middle.size())?,
-            lane_pairs(py, back, Lane::Back.size())?,
+            pairs(&front, Lane::Front)?,
+            pairs(&middle, Lane::Middle)?,
+            pairs(&back, Lane::Back)?,
         ];
-        let classes = classes.map(|c| class_pairs(py, c)).transpose()?;
+        let classes = classes.map(plain).transpose()?;
+        let classes = (classes
+            .as_ref()
+            .map(LaneCounts::classes_from_plain)
+            .transpose())
+        .py_err(py)?;
         let counts = LaneCounts::new(lanes, classes).py_err(py)?;
         let kept = rules_object(rules)?;
         with_rules(rules, |r| {
+            let tables = LaneTables::from_counts(&counts, r).with_card_removal(card_removal);
             Ok(PyLaneTables {
-                tables: LaneTables::from_counts(&counts, r).with_card_removal(card_removal),
+                tables,
                 counts,
                 rules: kept,
             })
@@ -107,11 +109,7 @@ impl PyLaneTables {
     /// ``"classes"``: the same per class of the arrangement (16 dicts) when the tables have
     /// them.
     fn counts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = lanes_dict(py, &self.counts.lanes)?;
-        if !self.counts.classes.is_empty() {
-            d.set_item("classes", self.class_dicts(py)?)?;
-        }
-        Ok(d)
+        counts_dict(py, &self.counts)
     }
     /// Number of hands counted per lane.
     #[getter]
@@ -123,11 +121,7 @@ impl PyLaneTables {
         let me = slf.get();
         let rules = me.rules.as_ref().map(|r| r.clone_ref(py));
         let [front, middle, back] = &me.counts.lanes;
-        let classes = if me.counts.classes.is_empty() {
-            None
-        } else {
-            Some(me.class_dicts(py)?)
-        };
+        let classes = (!me.counts.classes.is_empty()).then(|| class_dicts(py, &me.counts));
         Ok((
             py.get_type::<PyLaneTables>().getattr("from_counts")?,
             (
@@ -135,7 +129,7 @@ impl PyLaneTables {
                 front.clone(),
                 middle.clone(),
                 back.clone(),
-                classes,
+                classes.transpose()?,
                 me.tables.card_removal(),
             )
                 .into_pyobject(py)?,
@@ -143,79 +137,28 @@ impl PyLaneTables {
     }
 }
 
-impl PyLaneTables {
-    fn class_dicts<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        self.counts
-            .classes
-            .iter()
-            .map(|c| lanes_dict(py, c))
-            .collect()
-    }
-}
-
-/// ``{"front": pairs, "middle": pairs, "back": pairs}``.
-pub(crate) fn lanes_dict<'py, P>(py: Python<'py>, lanes: &[P; 3]) -> PyResult<Bound<'py, PyDict>>
-where
-    P: IntoPyPairs,
-{
-    let d = PyDict::new(py);
-    for (lane, c) in Lane::ALL.iter().zip(lanes) {
-        d.set_item(lane.key(), c.pairs())?;
+/// The counts as ``{"front": pairs, "middle": pairs, "back": pairs}``, with ``"classes"``
+/// (the same per class) when there are.
+pub(crate) fn counts_dict<'py>(
+    py: Python<'py>,
+    counts: &LaneCounts,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = lanes_dict(py, &counts.lanes)?;
+    if !counts.classes.is_empty() {
+        d.set_item("classes", class_dicts(py, counts)?)?;
     }
     Ok(d)
 }
 
-/// A lane's counts as sorted ``(value, count)`` pairs.
-pub(crate) trait IntoPyPairs {
-    fn pairs(&self) -> Vec<(u32, u64)>;
+fn class_dicts<'py>(py: Python<'py>, counts: &LaneCounts) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    counts.classes.iter().map(|c| lanes_dict(py, c)).collect()
 }
 
-impl IntoPyPairs for Vec<(u32, u64)> {
-    fn pairs(&self) -> Vec<(u32, u64)> {
-        self.clone()
+/// ``{"front": pairs, "middle": pairs, "back": pairs}``.
+fn lanes_dict<'py>(py: Python<'py>, lanes: &LanePairs) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (lane, pairs) in Lane::ALL.iter().zip(lanes) {
+        d.set_item(lane.key(), pairs)?;
     }
-}
-
-impl IntoPyPairs for std::collections::BTreeMap<u32, u64> {
-    fn pairs(&self) -> Vec<(u32, u64)> {
-        self.iter().map(|(&v, &n)| (v, n)).collect()
-    }
-}
-
-/// The per-class counts of ``from_counts`` and of a ``count`` callback: a list of dicts of
-/// the three lanes' pairs (``TypeError`` for another shape; the core checks that there are
-/// 16 and that they add up to the lanes).
-pub(crate) fn class_pairs(py: Python<'_>, classes: &Bound<'_, PyAny>) -> PyResult<Vec<LanePairs>> {
-    let bad = |message: String| to_pyerr(py, Error::InvalidArgument { message });
-    let list: Vec<Bound<'_, PyAny>> = classes.extract().map_err(|_| {
-        pyo3::exceptions::PyTypeError::new_err("classes must be a list of dicts of lane counts")
-    })?;
-    let mut out = Vec::with_capacity(list.len());
-    for (k, item) in list.iter().enumerate() {
-        let dict = item.cast::<PyDict>().map_err(|_| {
-            pyo3::exceptions::PyTypeError::new_err(format!(
-                "class {k} must be a dict of lane counts"
-            ))
-        })?;
-        if dict.len() != 3 {
-            return Err(bad(format!(
-                "class {k} must hold the counts of front, middle and back, got {} keys",
-                dict.len()
-            )));
-        }
-        let mut three: LanePairs = Default::default();
-        for (i, lane) in Lane::ALL.iter().enumerate() {
-            let Some(pairs) = dict.get_item(lane.key())? else {
-                return Err(bad(format!("class {k} has no {} counts", lane.key())));
-            };
-            three[i] = lane_pairs(py, pairs.extract()?, lane.size())?;
-        }
-        out.push(three);
-    }
-    Ok(out)
-}
-
-/// Registers the lane tables' class.
-pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyLaneTables>()
+    Ok(d)
 }

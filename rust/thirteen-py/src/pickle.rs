@@ -35,7 +35,7 @@ fn bad(py: Python<'_>, class: &str, e: impl std::fmt::Display) -> PyErr {
 
 /// Rebuilds a pickled object (the counterpart of ``__reduce__``; not for direct use).
 #[pyfunction]
-fn _restore(py: Python<'_>, kind: Text, json: Text) -> PyResult<Py<PyAny>> {
+pub(crate) fn _restore(py: Python<'_>, kind: Text, json: Text) -> PyResult<Py<PyAny>> {
     let (kind, json) = (kind.get(py, "kind")?, json.get(py, "json")?);
     fn read<'a, T: serde::Deserialize<'a>>(
         py: Python<'_>,
@@ -50,9 +50,4 @@ fn _restore(py: Python<'_>, kind: Text, json: Text) -> PyResult<Py<PyAny>> {
         "SpecialHand" => Py::new(py, PySpecialHand(read(py, kind, json)?))?.into_any(),
         _ => return Err(bad(py, kind, "not a class that pickles this way")),
     })
-}
-
-/// Registers the restore function.
-pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(_restore, m)?)
 }

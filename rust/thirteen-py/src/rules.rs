@@ -22,12 +22,7 @@ pub(crate) struct PyRules {
 impl PyRules {
     #[new]
     fn new(py: Python<'_>, json: Text) -> PyResult<Self> {
-        let json = json
-            .read(|shown| core::Error::RuleSet {
-                key: "<json>".to_string(),
-                message: format!("the JSON is not valid Unicode text (a lone surrogate): {shown}"),
-            })
-            .py_err(py)?;
+        let json = json.read(core::RuleFile::not_unicode).py_err(py)?;
         let file = core::RuleFile::from_json(json).py_err(py)?;
         Ok(PyRules {
             rules: core::Rules::from(&file),
@@ -47,7 +42,7 @@ impl PyRules {
     /// ``players`` when it is a table size the rules allow, else ``PlayerCountError`` (any
     /// other integer); ``TypeError`` for a non-integer.
     fn check_players(&self, py: Python<'_>, players: Int) -> PyResult<usize> {
-        players.table_size(py, &self.rules)
+        self.rules.check_players_given(&players.0).py_err(py)
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         let py = slf.py();
@@ -61,12 +56,6 @@ impl PyRules {
 /// The rule-set schema's allowed values as JSON text: the keys in file order, each choice's
 /// values, the category, lane and special keys, the deck sizes and the bounds.
 #[pyfunction]
-fn rule_options() -> String {
+pub(crate) fn rule_options() -> String {
     core::rule_options().to_string()
-}
-
-/// Registers the rules class and the schema's table.
-pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyRules>()?;
-    m.add_function(wrap_pyfunction!(rule_options, m)?)
 }

@@ -4,15 +4,13 @@
 use numpy::{Ix3, PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::pyclass::CompareOp;
 use pyo3::types::{PyDict, PyFloat, PyInt, PyString, PyTuple};
 use thirteen_core as core;
-use thirteen_core::limits::{Limit, RAKE_CAP, STAKE, STAKE_MULTIPLIER, UNITS};
+use thirteen_core::limits::{BANKER, ESCAPED, LEAVER, RAKE_CAP, STAKE, UNITS};
 
 use crate::arrangements::PyArrangement;
 use crate::convert::{
-    cards_list, codes_array, json_dict, named_text, row_major, rules_of, CardsArg, Comparison, Int,
-    RulesArg, Text,
+    cards_list, codes_array, given, json_dict, row_major, rules_of, CardsArg, Int, RulesArg, Text,
 };
 use crate::errors::IntoPy;
 use crate::pickle::{self, Reduced};
@@ -21,10 +19,22 @@ use crate::specials::PySpecialHand;
 /// A declared special hand (报到): the player's 13 ``cards`` (Cards or a string) and,
 /// optionally, the ``special`` key named. Checked by ``settle`` (``CountError``,
 /// ``DuplicateCardError``, ``FalseSpecialError`` naming the seat).
-#[pyclass(name = "Declaration", frozen, module = "thirteen._core")]
-struct PyDeclaration {
+#[pyclass(name = "Declaration", frozen, eq, module = "thirteen._core")]
+pub(crate) struct PyDeclaration {
     cards: Vec<core::Card>,
     special: Option<String>,
+}
+
+/// Declarations are equal when they hold the same cards, in any order, and name the same key.
+impl PartialEq for PyDeclaration {
+    fn eq(&self, other: &Self) -> bool {
+        let key = |d: &PyDeclaration| {
+            let mut c: Vec<u8> = d.cards.iter().map(|c| c.code()).collect();
+            c.sort_unstable();
+            (c, d.special.clone())
+        };
+        key(self) == key(other)
+    }
 }
 
 #[pymethods]
@@ -32,13 +42,10 @@ impl PyDeclaration {
     #[new]
     #[pyo3(signature = (cards, special = None))]
     fn new(py: Python<'_>, cards: CardsArg, special: Option<Text>) -> PyResult<Self> {
-        let special = match special {
-            Some(s) => Some(s.get(py, "special")?.to_owned()),
-            None => None,
-        };
+        let special = special.map(|s| s.get(py, "special").map(str::to_owned));
         Ok(PyDeclaration {
             cards: cards.0,
-            special,
+            special: special.transpose()?,
         })
     }
     /// The cards.
@@ -60,18 +67,6 @@ impl PyDeclaration {
                 .map_or("None".to_string(), |s| format!("'{s}'"))
         )
     }
-    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Comparison {
-        let key = |d: &PyDeclaration| {
-            let mut c: Vec<u8> = d.cards.iter().map(|c| c.code()).collect();
-            c.sort_unstable();
-            (c, d.special.clone())
-        };
-        match (other.cast::<PyDeclaration>(), op) {
-            (Ok(o), CompareOp::Eq) => Comparison::Bool(key(self) == key(o.get())),
-            (Ok(o), CompareOp::Ne) => Comparison::Bool(key(self) != key(o.get())),
-            _ => Comparison::NotImplemented,
-        }
-    }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         let text = core::format_cards(&self.cards, false);
         Ok((
@@ -84,7 +79,8 @@ impl PyDeclaration {
 /// A settled round (RULES.md 5), immutable. ``totals`` (units per seat, summing to 0),
 /// ``fouled``, ``surrendered``, ``scoops`` (``(winner, loser)``), ``home_runs``; ``to_dict()``
 /// gives every pair's lanes and steps and the reveal order as plain data.
-#[pyclass(name = "Settlement", frozen, module = "thirteen._core")]
+#[pyclass(name = "Settlement", frozen, eq, module = "thirteen._core")]
+#[derive(PartialEq)]
 pub(crate) struct PySettlement(pub(crate) core::Settlement);
 
 #[pymethods]
@@ -133,13 +129,6 @@ impl PySettlement {
     fn __repr__(&self) -> String {
         format!("<Settlement totals={:?}>", self.0.totals)
     }
-    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Comparison {
-        match (other.cast::<PySettlement>(), op) {
-            (Ok(o), CompareOp::Eq) => Comparison::Bool(self.0 == o.get().0),
-            (Ok(o), CompareOp::Ne) => Comparison::Bool(self.0 != o.get().0),
-            _ => Comparison::NotImplemented,
-        }
-    }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         pickle::reduce(slf.py(), "Settlement", &slf.get().0)
     }
@@ -161,7 +150,7 @@ impl PySettlement {
     signature = (submissions, rules = None, *, banker = Int::of(0), stakes = None, surrendered = None),
     text_signature = "(submissions, rules=None, *, banker=0, stakes=None, surrendered=None)"
 )]
-fn settle(
+pub(crate) fn settle(
     py: Python<'_>,
     submissions: &Bound<'_, PyAny>,
     rules: Option<RulesArg<'_>>,
@@ -174,10 +163,20 @@ fn settle(
         .enumerate()
         .map(|(seat, item)| submission(seat, &item?))
         .collect::<PyResult<Vec<_>>>()?;
-    let args = table_args(py, banker, stakes, surrendered)?;
+    let args = table_args(banker, stakes, surrendered).py_err(py)?;
     core::settle(&subs, rules_of(&rules), &args)
         .py_err(py)
         .map(PySettlement)
+}
+
+/// The seat arguments of a settlement as the core takes them.
+fn table_args(
+    banker: Int,
+    stakes: Option<Vec<Int>>,
+    surrendered: Option<Vec<Int>>,
+) -> core::Result<core::TableArgs> {
+    let surrendered = given(surrendered.unwrap_or_default());
+    core::TableArgs::given(&banker.0, stakes.map(given).as_deref(), &surrendered)
 }
 
 /// A seat's submission: an ``Arrangement`` or a ``Declaration`` (``TypeError`` otherwise).
@@ -198,26 +197,6 @@ fn submission(seat: usize, item: &Bound<'_, PyAny>) -> PyResult<core::Submission
     }
 }
 
-/// The seat arguments of a settlement as the core takes them.
-fn table_args(
-    py: Python<'_>,
-    banker: Int,
-    stakes: Option<Vec<Int>>,
-    surrendered: Option<Vec<Int>>,
-) -> PyResult<core::TableArgs> {
-    let ints = |given: Vec<Int>, limit: &Limit| -> PyResult<Vec<i64>> {
-        given.iter().map(|i| i.value(py, limit)).collect()
-    };
-    Ok(core::TableArgs {
-        banker: banker.value(py, &Limit::count("banker"))?,
-        stakes: stakes.map(|s| ints(s, &STAKE_MULTIPLIER)).transpose()?,
-        surrendered: ints(
-            surrendered.unwrap_or_default(),
-            &Limit::count("surrendered"),
-        )?,
-    })
-}
-
 /// Settles a round with escapes (逃跑 / 强退, RULES.md 5 "Escape"): the seats still in among
 /// themselves (a home run counting the players dealt in), and each leaver's escape penalty.
 ///
@@ -234,7 +213,7 @@ fn table_args(
     signature = (submissions, rules = None, *, escaped = Vec::new(), banker = Int::of(0), stakes = None, surrendered = None),
     text_signature = "(submissions, rules=None, *, escaped=(), banker=0, stakes=None, surrendered=None)"
 )]
-fn settle_round(
+pub(crate) fn settle_round(
     py: Python<'_>,
     submissions: &Bound<'_, PyAny>,
     rules: Option<RulesArg<'_>>,
@@ -254,11 +233,8 @@ fn settle_round(
             }
         })
         .collect::<PyResult<Vec<_>>>()?;
-    let escaped = escaped
-        .iter()
-        .map(|i| i.value(py, &Limit::count("escaped")))
-        .collect::<PyResult<Vec<_>>>()?;
-    let args = table_args(py, banker, stakes, surrendered)?;
+    let escaped = ESCAPED.fits_all(&given(escaped)).py_err(py)?;
+    let args = table_args(banker, stakes, surrendered).py_err(py)?;
     let round = core::settle_round(&subs, rules_of(&rules), &args, &escaped).py_err(py)?;
     Ok((
         round.settlement.map(PySettlement),
@@ -280,7 +256,7 @@ fn settle_round(
     signature = (tables, rules = None, *, banker = Int::of(0)),
     text_signature = "(tables, rules=None, *, banker=0)"
 )]
-fn settle_batch<'py>(
+pub(crate) fn settle_batch<'py>(
     tables: &Bound<'py, PyAny>,
     rules: Option<RulesArg<'py>>,
     banker: Int,
@@ -288,7 +264,7 @@ fn settle_batch<'py>(
     let py = tables.py();
     let tables = codes_array::<Ix3>(tables, "tables", "(n_tables, players, 13)")?;
     let shape = tables.shape().to_vec();
-    let banker = banker.value(py, &Limit::count("banker"))?;
+    let banker = banker.value(py, &BANKER)?;
     let data = row_major(&tables);
     let r = rules_of(&rules);
     let out = py
@@ -304,13 +280,13 @@ fn settle_batch<'py>(
 /// Returns units per seat (sum 0); never multiplied. Raises ``ThirteenError`` for a leaver
 /// who is not a seat or a missing result, ``LimitError`` for an integer beyond 64 bits.
 #[pyfunction]
-fn escape_payments(
+pub(crate) fn escape_payments(
     py: Python<'_>,
     rules: Option<RulesArg<'_>>,
     leaver: Int,
     results: Vec<Option<Int>>,
 ) -> PyResult<Vec<i64>> {
-    let leaver = leaver.value(py, &Limit::count("leaver"))?;
+    let leaver = leaver.value(py, &LEAVER)?;
     let results = results
         .iter()
         .map(|r| r.as_ref().map(|u| u.value(py, &UNITS)).transpose())
@@ -320,7 +296,11 @@ fn escape_payments(
 
 /// The text of a rake percentage: an int, a float (as written, ``repr``) or a string.
 fn percent_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
-    let text = |s: Bound<'_, PyString>| Ok(named_text(&s, "rake percent")?.into_owned());
+    let text = |s: Bound<'_, PyString>| {
+        Ok(s.extract::<Text>()?
+            .get(obj.py(), "rake percent")?
+            .to_owned())
+    };
     if obj.is_instance_of::<PyFloat>() {
         text(obj.repr()?)
     } else if obj.is_instance_of::<PyString>() || obj.is_exact_instance_of::<PyInt>() {
@@ -343,16 +323,13 @@ fn percent_text(obj: &Bound<'_, PyAny>) -> PyResult<String> {
 /// that is not a decimal number, ``TypeError`` for a non-integer stake, unit or cap.
 #[pyfunction]
 #[pyo3(signature = (units, stake, rake = None))]
-fn money(
+pub(crate) fn money(
     py: Python<'_>,
     units: Vec<Int>,
     stake: Int,
     rake: Option<Bound<'_, PyAny>>,
 ) -> PyResult<Vec<i64>> {
-    let units = units
-        .iter()
-        .map(|u| u.value(py, &UNITS))
-        .collect::<PyResult<Vec<_>>>()?;
+    let units = UNITS.fits_all(&given(units)).py_err(py)?;
     let stake = stake.value(py, &STAKE)?;
     let rake = match rake.map(|r| r.extract::<(Bound<PyAny>, Bound<PyAny>)>()) {
         None => None,
@@ -369,16 +346,4 @@ fn money(
         }),
     };
     core::money(&units, stake, rake).py_err(py)
-}
-
-/// Registers declarations, settlements and the settlement functions.
-pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyDeclaration>()?;
-    m.add_class::<PySettlement>()?;
-    m.add_function(wrap_pyfunction!(settle, m)?)?;
-    m.add_function(wrap_pyfunction!(settle_batch, m)?)?;
-    m.add_function(wrap_pyfunction!(settle_round, m)?)?;
-    m.add_function(wrap_pyfunction!(escape_payments, m)?)?;
-    m.add_function(wrap_pyfunction!(money, m)?)?;
-    Ok(())
 }

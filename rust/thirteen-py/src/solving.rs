@@ -16,21 +16,13 @@ use crate::errors::IntoPy;
 use crate::lane_tables::PyLaneTables;
 use crate::specials::PySpecialHand;
 
-fn split_filter(legal: bool, pareto: bool) -> SplitFilter {
-    match (legal, pareto) {
-        (_, true) => SplitFilter::Pareto,
-        (true, false) => SplitFilter::Legal,
-        (false, false) => SplitFilter::All,
-    }
-}
-
 /// Number of splits of a 13-card hand (RULES.md 2): all 72,072, only the non-fouled ones
 /// (``legal=True``), or the Pareto set of the legal ones (``pareto=True``: splits that no other
 /// split matches or beats in every lane while beating them in one). Raises ``CountError``,
 /// ``DuplicateCardError``, ``CardError``.
 #[pyfunction]
 #[pyo3(signature = (cards, rules = None, *, legal = false, pareto = false))]
-fn count_splits(
+pub(crate) fn count_splits(
     cards: &Bound<'_, PyAny>,
     rules: Option<&Bound<'_, PyAny>>,
     legal: bool,
@@ -39,7 +31,7 @@ fn count_splits(
     let py = cards.py();
     with_rules(rules, |r| {
         let hand = thirteen_cards(py, cards, r.deck)?;
-        Ok(py.detach(|| HandSplits::new(&hand, r.wheel).count(split_filter(legal, pareto))))
+        Ok(py.detach(|| HandSplits::new(&hand, r.wheel).count(SplitFilter::of(legal, pareto))))
     })
 }
 
@@ -47,7 +39,7 @@ fn count_splits(
 /// subsets in increasing position-mask order, then the fronts); filters as ``count_splits``.
 #[pyfunction]
 #[pyo3(signature = (cards, rules = None, *, legal = false, pareto = false))]
-fn splits(
+pub(crate) fn splits(
     cards: &Bound<'_, PyAny>,
     rules: Option<&Bound<'_, PyAny>>,
     legal: bool,
@@ -58,18 +50,12 @@ fn splits(
         let hand = thirteen_cards(py, cards, r.deck)?;
         Ok(py.detach(|| {
             let s = HandSplits::new(&hand, r.wheel);
-            s.list(split_filter(legal, pareto))
+            s.list(SplitFilter::of(legal, pareto))
                 .iter()
                 .map(|sp| PyArrangement(s.arrangement(sp)))
                 .collect()
         }))
     })
-}
-
-/// The options of one play by ``ev`` for a seat at a table of ``players``, the banker's when
-/// ``banker`` (``PlayerCountError`` for a table size other than 2 to 4).
-fn options(py: Python<'_>, players: usize, banker: bool) -> PyResult<SolveOptions> {
-    SolveOptions::new(players, banker).py_err(py)
 }
 
 type ChoiceTuple = (Option<PyArrangement>, Option<PySpecialHand>, f64);
@@ -87,7 +73,7 @@ fn choice_tuple(c: Choice) -> ChoiceTuple {
 /// ended from the middles' side)`` for 13 cards.
 #[pyfunction]
 #[pyo3(signature = (cards, rules, tables, *, players = 4, banker = false))]
-fn _ev_scan(
+pub(crate) fn _ev_scan(
     cards: &Bound<'_, PyAny>,
     rules: Option<&Bound<'_, PyAny>>,
     tables: &Bound<'_, PyLaneTables>,
@@ -95,7 +81,7 @@ fn _ev_scan(
     banker: bool,
 ) -> PyResult<(f64, f64, usize, usize, usize)> {
     let py = cards.py();
-    let ctx = options(py, players, banker)?.ctx;
+    let ctx = SolveOptions::new(players, banker).py_err(py)?.ctx;
     let hand = extract_cards(cards)?;
     let t = &tables.get().tables;
     with_rules(rules, |r| {
@@ -113,7 +99,7 @@ type ExplainTuple = (Vec<(f64, f64)>, f64, f64, f64);
 /// the tables use it. Raises as ``_solve`` for bad rules, table size or cards.
 #[pyfunction]
 #[pyo3(signature = (arrangement, rules, tables, *, players = 4, banker = false))]
-fn _explain(
+pub(crate) fn _explain(
     arrangement: &Bound<'_, PyArrangement>,
     rules: Option<&Bound<'_, PyAny>>,
     tables: &Bound<'_, PyLaneTables>,
@@ -121,7 +107,7 @@ fn _explain(
     banker: bool,
 ) -> PyResult<ExplainTuple> {
     let py = arrangement.py();
-    let ctx = options(py, players, banker)?.ctx;
+    let ctx = SolveOptions::new(players, banker).py_err(py)?.ctx;
     let a = arrangement.get().0;
     let t = &tables.get().tables;
     with_rules(rules, |r| {
@@ -143,7 +129,7 @@ fn _explain(
     text_signature = "(cards, rules, tables, players=4, banker=False, strategy='ev', samples=1000, seed=0, top=1, distinct=False, labels=False)"
 )]
 #[allow(clippy::too_many_arguments)]
-fn _solve<'py>(
+pub(crate) fn _solve<'py>(
     cards: &Bound<'py, PyAny>,
     rules: Option<&Bound<'py, PyAny>>,
     tables: &Bound<'py, PyLaneTables>,
@@ -157,16 +143,12 @@ fn _solve<'py>(
     labels: bool,
 ) -> PyResult<(Bound<'py, PyTuple>, Vec<ChoiceTuple>)> {
     let py = cards.py();
-    let seat = options(py, players, banker)?;
+    let seat = SolveOptions::new(players, banker).py_err(py)?;
     let name = strategy.get(py, "strategy")?;
     let options = SolveOptions {
         strategy: Strategy::named(name, samples, seed).py_err(py)?,
         top,
-        distinct: match (distinct, labels) {
-            (_, true) => Distinct::Labels,
-            (true, false) => Distinct::Values,
-            (false, false) => Distinct::No,
-        },
+        distinct: Distinct::of(distinct, labels),
         ..seat
     };
     let dealt = extract_cards(cards)?;
@@ -189,7 +171,7 @@ fn _solve<'py>(
 #[pyfunction]
 #[pyo3(signature = (cards, rules, tables, *, front, middle, back, players = 4, banker = false, limit = 20))]
 #[allow(clippy::too_many_arguments)]
-fn _complete(
+pub(crate) fn _complete(
     cards: &Bound<'_, PyAny>,
     rules: Option<&Bound<'_, PyAny>>,
     tables: &Bound<'_, PyLaneTables>,
@@ -201,7 +183,7 @@ fn _complete(
     limit: usize,
 ) -> PyResult<Vec<ChoiceTuple>> {
     let py = cards.py();
-    let options = options(py, players, banker)?;
+    let options = SolveOptions::new(players, banker).py_err(py)?;
     let placed = [
         extract_cards(front)?,
         extract_cards(middle)?,
@@ -229,7 +211,7 @@ fn _complete(
     text_signature = "(hands, rules, tables, *, players=4, banker=False, strategy='ev')"
 )]
 #[allow(clippy::type_complexity)]
-fn solve_batch<'py>(
+pub(crate) fn solve_batch<'py>(
     hands: PyReadonlyArray2<'py, u8>,
     rules: Option<&Bound<'py, PyAny>>,
     tables: &Bound<'py, PyLaneTables>,
@@ -238,7 +220,7 @@ fn solve_batch<'py>(
     strategy: Text,
 ) -> PyResult<(Bound<'py, numpy::PyArray2<u8>>, Bound<'py, PyArray1<i8>>)> {
     let py = hands.py();
-    let seat = options(py, players, banker)?;
+    let seat = SolveOptions::new(players, banker).py_err(py)?;
     let options = SolveOptions {
         strategy: Strategy::named(strategy.get(py, "strategy")?, 0, 0).py_err(py)?,
         ..seat
@@ -250,28 +232,11 @@ fn solve_batch<'py>(
         let out = py
             .detach(|| core::solve_batch(&codes, width, r, t, &options))
             .py_err(py)?;
-        let mut codes = Vec::with_capacity(out.len() * core::HAND_SIZE);
-        let mut specials = Vec::with_capacity(out.len());
-        for (cards, sp) in out {
-            codes.extend(cards.map(|c| c.code()));
-            specials.push(sp.map_or(-1, |k| k as i8));
-        }
+        let (codes, specials) = core::batch_arrays(&out);
         let n = specials.len();
         Ok((
             PyArray1::from_vec(py, codes).reshape([n, core::HAND_SIZE])?,
             PyArray1::from_vec(py, specials),
         ))
     })
-}
-
-/// Registers the solving functions.
-pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(count_splits, m)?)?;
-    m.add_function(wrap_pyfunction!(splits, m)?)?;
-    m.add_function(wrap_pyfunction!(_ev_scan, m)?)?;
-    m.add_function(wrap_pyfunction!(_explain, m)?)?;
-    m.add_function(wrap_pyfunction!(_solve, m)?)?;
-    m.add_function(wrap_pyfunction!(_complete, m)?)?;
-    m.add_function(wrap_pyfunction!(solve_batch, m)?)?;
-    Ok(())
 }

@@ -3,18 +3,17 @@
 use std::cmp::Ordering;
 
 use pyo3::prelude::*;
-use pyo3::pyclass::CompareOp;
 use thirteen_core as core;
 
 use crate::arrangements::PyArrangement;
-use crate::convert::{thirteen_cards, with_rules, Comparison};
+use crate::convert::{thirteen_cards, with_rules};
 use crate::pickle::{self, Reduced};
 
 /// A special hand (报到, RULES.md 4) as scored: ``key`` (rule-file key), ``units`` it collects,
 /// ``tier`` (0 = highest) and, for three straights / flushes / straight flushes, the
 /// ``arrangement`` that shows it (else None).
-#[pyclass(name = "SpecialHand", frozen, module = "thirteen._core")]
-#[derive(Clone)]
+#[pyclass(name = "SpecialHand", frozen, eq, module = "thirteen._core")]
+#[derive(Clone, PartialEq)]
 pub(crate) struct PySpecialHand(pub(crate) core::SpecialHand);
 
 #[pymethods]
@@ -40,30 +39,12 @@ impl PySpecialHand {
         self.0.arrangement.map(PyArrangement)
     }
     fn __repr__(&self) -> String {
-        match &self.0.arrangement {
-            Some(a) => format!(
-                "SpecialHand({}, units={}, tier={}, arrangement='{a}')",
-                self.0.key(),
-                self.0.units,
-                self.0.tier
-            ),
-            None => format!(
-                "SpecialHand({}, units={}, tier={})",
-                self.0.key(),
-                self.0.units,
-                self.0.tier
-            ),
-        }
+        let shown = (self.0.arrangement).map_or(String::new(), |a| format!(", arrangement='{a}'"));
+        let (key, units, tier) = (self.0.key(), self.0.units, self.0.tier);
+        format!("SpecialHand({key}, units={units}, tier={tier}{shown})")
     }
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py>> {
         pickle::reduce(slf.py(), "SpecialHand", &slf.get().0)
-    }
-    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Comparison {
-        match (other.cast::<PySpecialHand>(), op) {
-            (Ok(o), CompareOp::Eq) => Comparison::Bool(self.0 == o.get().0),
-            (Ok(o), CompareOp::Ne) => Comparison::Bool(self.0 != o.get().0),
-            _ => Comparison::NotImplemented,
-        }
     }
 }
 
@@ -72,7 +53,7 @@ impl PySpecialHand {
 /// ``DuplicateCardError``, ``CardError``.
 #[pyfunction]
 #[pyo3(signature = (cards, rules = None))]
-fn find_special(
+pub(crate) fn find_special(
     cards: &Bound<'_, PyAny>,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<PySpecialHand>> {
@@ -89,7 +70,7 @@ fn find_special(
 /// order (RULES.md 4). Raises as ``find_special``.
 #[pyfunction]
 #[pyo3(signature = (cards, rules = None))]
-fn held_specials(
+pub(crate) fn held_specials(
     cards: &Bound<'_, PyAny>,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<&'static str>> {
@@ -106,19 +87,10 @@ fn held_specials(
 /// Special against special (RULES.md 4): ``1`` when ``a``'s tier is higher, ``-1`` when lower,
 /// ``0`` for equal tiers (suits never decide).
 #[pyfunction]
-fn compare_specials(a: &Bound<'_, PySpecialHand>, b: &Bound<'_, PySpecialHand>) -> i8 {
+pub(crate) fn compare_specials(a: &Bound<'_, PySpecialHand>, b: &Bound<'_, PySpecialHand>) -> i8 {
     match core::compare_specials(&a.get().0, &b.get().0) {
         Ordering::Greater => 1,
         Ordering::Less => -1,
         Ordering::Equal => 0,
     }
-}
-
-/// Registers special hands and their functions.
-pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PySpecialHand>()?;
-    m.add_function(wrap_pyfunction!(find_special, m)?)?;
-    m.add_function(wrap_pyfunction!(held_specials, m)?)?;
-    m.add_function(wrap_pyfunction!(compare_specials, m)?)?;
-    Ok(())
 }

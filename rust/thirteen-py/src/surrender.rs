@@ -13,7 +13,7 @@ use crate::errors::IntoPy;
 /// ``PlayerCountError`` for a table size other than 2 to 4.
 #[pyfunction]
 #[pyo3(signature = (rules, players = 4, banker = false))]
-fn _surrender_expected(
+pub(crate) fn _surrender_expected(
     py: Python<'_>,
     rules: Option<&Bound<'_, PyAny>>,
     players: usize,
@@ -21,10 +21,4 @@ fn _surrender_expected(
 ) -> PyResult<Option<f64>> {
     let ctx = SolveOptions::new(players, banker).py_err(py)?.ctx;
     with_rules(rules, |r| Ok(core::surrender_expected(r, ctx)))
-}
-
-/// Registers the surrender functions.
-pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(_surrender_expected, m)?)?;
-    Ok(())
 }

@@ -4,14 +4,14 @@
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use thirteen_core as core;
-use thirteen_core::limits::{Limit, TRAIN_DEAL, TRAIN_DEALS, TRAIN_ITERATION, TRAIN_ITERATIONS};
-use thirteen_core::Lane;
-use thirteen_core::LaneTables;
+use thirteen_core::limits::{
+    TRAIN_DEAL, TRAIN_DEALS, TRAIN_ITERATION, TRAIN_ITERATIONS, TRAIN_START,
+};
 use thirteen_core::{IterationCounts, IterationReport, Strategy, TrainConfig};
 
-use crate::convert::{seed_value, with_rules, Int};
-use crate::errors::{to_pyerr, IntoPy};
-use crate::lane_tables::{class_pairs, lane_pairs, lanes_dict, rules_object, PyLaneTables};
+use crate::convert::{plain, seed_value, with_rules, Int};
+use crate::errors::IntoPy;
+use crate::lane_tables::{counts_dict, rules_object, PyLaneTables};
 
 /// Builds lane tables for ``rules`` by self-play, without the GIL and on every core:
 /// ``iterations`` rounds of ``deals`` random tables of ``players``; round 0 arranges with the
@@ -24,7 +24,7 @@ use crate::lane_tables::{class_pairs, lane_pairs, lanes_dict, rules_object, PyLa
     signature = (rules = None, *, players = Int::of(4), deals = Int::of(20000), iterations = Int::of(3), seed = None),
     text_signature = "(rules=None, *, players=4, deals=20000, iterations=3, seed=0)"
 )]
-fn build_tables(
+pub(crate) fn build_tables(
     py: Python<'_>,
     rules: Option<&Bound<'_, PyAny>>,
     players: Int,
@@ -37,13 +37,9 @@ fn build_tables(
     let seed = seed.map_or(Ok(0), |s| seed_value(py, s))?;
     with_rules(rules, |r| {
         // A table size the rules allow: no more cards dealt than the deck holds.
-        let players = players.table_size(py, r)?;
+        let players = r.check_players_given(&players.0).py_err(py)?;
         let counts = py.detach(|| core::build_tables(r, players, deals, iterations, seed));
-        Ok(PyLaneTables {
-            tables: LaneTables::from_counts(&counts, r),
-            counts,
-            rules: rules_object(rules)?,
-        })
+        Ok(PyLaneTables::new(counts, r, rules_object(rules)?))
     })
 }
 
@@ -60,7 +56,7 @@ fn build_tables(
 #[pyfunction]
 #[pyo3(signature = (rules, *, players, deals, iterations, tolerance, seed, warm = None, report = None, count = None))]
 #[allow(clippy::too_many_arguments)]
-fn train(
+pub(crate) fn train(
     py: Python<'_>,
     rules: Option<&Bound<'_, PyAny>>,
     players: usize,
@@ -86,18 +82,12 @@ fn train(
         let mut failure: Option<PyErr> = None;
         let on_report = |it: &IterationReport| {
             let Some(report) = &report else { return true };
-            Python::attach(|py| {
-                match report
-                    .call1(py, (it.iteration, it.hands, it.change, it.gap))
-                    .and_then(|v| v.is_truthy(py))
-                {
-                    Ok(go_on) => go_on,
-                    Err(e) => {
-                        failure = Some(e);
-                        false
-                    }
-                }
-            })
+            let args = (it.iteration, it.hands, it.change, it.gap);
+            Python::attach(|py| report.call1(py, args).and_then(|v| v.is_truthy(py)))
+                .unwrap_or_else(|e| {
+                    failure = Some(e);
+                    false
+                })
         };
         let counts = py.detach(|| match &count {
             None => Ok(core::train(r, &cfg, warm_counts.as_ref(), on_report)),
@@ -117,7 +107,7 @@ fn train(
                             .transpose()?;
                         let greedy = strategy == Strategy::Greedy;
                         let out = count.call1(py, (it, greedy, tables))?;
-                        counts_from_py(py, out.bind(py), &cfg)
+                        IterationCounts::from_plain(&plain(out.bind(py))?, &cfg).py_err(py)
                     })
                 },
                 on_report,
@@ -126,50 +116,8 @@ fn train(
         if let Some(e) = failure {
             return Err(e);
         }
-        let counts = counts?;
-        Ok(PyLaneTables {
-            tables: LaneTables::from_counts(&counts, r),
-            counts,
-            rules: rules_object(rules)?,
-        })
+        Ok(PyLaneTables::new(counts?, r, kept))
     })
-}
-
-/// The counts a ``count`` callback of ``train`` returned: a dict of the three lanes'
-/// ``(value, count)`` pairs, and of their classes' (``TypeError`` for another shape; the
-/// core checks that the lanes count the same hands, no more than an iteration of ``cfg``).
-fn counts_from_py(
-    py: Python<'_>,
-    out: &Bound<'_, PyAny>,
-    cfg: &TrainConfig,
-) -> PyResult<IterationCounts> {
-    let bad = |message: String| to_pyerr(py, thirteen_core::Error::InvalidArgument { message });
-    let dict = out.cast::<PyDict>().map_err(|_| {
-        pyo3::exceptions::PyTypeError::new_err(format!(
-            "count must return a dict of the lanes' counts, not {}",
-            out.get_type()
-                .name()
-                .map(|n| n.to_string())
-                .unwrap_or_default()
-        ))
-    })?;
-    let classes = dict.get_item("classes")?;
-    if dict.len() != 3 + classes.is_some() as usize {
-        return Err(bad(format!(
-            "count must return the counts of front, middle and back (and of their classes), \
-             got {} keys",
-            dict.len()
-        )));
-    }
-    let mut lanes: [Vec<(u32, u64)>; 3] = Default::default();
-    for (i, lane) in Lane::ALL.iter().enumerate() {
-        let Some(pairs) = dict.get_item(lane.key())? else {
-            return Err(bad(format!("count returned no {} counts", lane.key())));
-        };
-        lanes[i] = lane_pairs(py, pairs.extract()?, lane.size())?;
-    }
-    let classes = classes.map(|c| class_pairs(py, &c)).transpose()?;
-    IterationCounts::returned(lanes, classes, cfg).py_err(py)
 }
 
 /// The lane values played at deals ``start`` to ``stop`` (not included) of training
@@ -182,7 +130,7 @@ fn counts_from_py(
 #[pyfunction]
 #[pyo3(signature = (rules, tables, *, players, seed, iteration, greedy, start, stop))]
 #[allow(clippy::too_many_arguments)]
-fn iteration_counts<'py>(
+pub(crate) fn iteration_counts<'py>(
     py: Python<'py>,
     rules: Option<&Bound<'py, PyAny>>,
     tables: Option<&Bound<'py, PyLaneTables>>,
@@ -193,11 +141,7 @@ fn iteration_counts<'py>(
     start: Int,
     stop: Int,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let from = Limit {
-        key: "start",
-        ..TRAIN_DEAL
-    };
-    let deals = core::deal_range(start.value(py, &from)?, stop.value(py, &TRAIN_DEAL)?);
+    let deals = core::deal_range(start.value(py, &TRAIN_START)?, stop.value(py, &TRAIN_DEAL)?);
     let iteration = iteration.index(py, &TRAIN_ITERATION);
     let tables = tables.map(|t| &t.get().tables);
     with_rules(rules, |r| {
@@ -206,24 +150,6 @@ fn iteration_counts<'py>(
             let run = (players, seed);
             core::shard_counts(r, tables, greedy, run, iteration, deals)
         });
-        let counts = counts.py_err(py)?;
-        let d = lanes_dict(py, &counts.lanes)?;
-        if !counts.classes.is_empty() {
-            let classes = counts
-                .classes
-                .iter()
-                .map(|c| lanes_dict(py, c))
-                .collect::<PyResult<Vec<_>>>()?;
-            d.set_item("classes", classes)?;
-        }
-        Ok(d)
+        counts_dict(py, &counts.py_err(py)?.to_counts())
     })
-}
-
-/// Registers the training functions.
-pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(build_tables, m)?)?;
-    m.add_function(wrap_pyfunction!(train, m)?)?;
-    m.add_function(wrap_pyfunction!(iteration_counts, m)?)?;
-    Ok(())
 }

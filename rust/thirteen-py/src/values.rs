@@ -4,13 +4,10 @@ use std::cmp::Ordering;
 
 use numpy::{Ix2, PyArray1, PyUntypedArrayMethods};
 use pyo3::prelude::*;
-use pyo3::pyclass::CompareOp;
 use pyo3::types::PyTuple;
 use thirteen_core as core;
-use thirteen_core::limits::{Limit, HAND_VALUE};
-use thirteen_core::Error;
 
-use crate::convert::{codes_array, row_major, rules_of, CardsArg, Comparison, Int, RulesArg};
+use crate::convert::{codes_array, row_major, rules_of, CardsArg, Int, RulesArg};
 use crate::enums;
 use crate::errors::IntoPy;
 
@@ -18,11 +15,24 @@ use crate::errors::IntoPy;
 ///
 /// ``category``: Category; ``ranks``: the deciding ranks in order; ``high``: the first;
 /// ``size``: 3 or 5; ``value``: the packed integer (its order is the game order). Pickles.
-#[pyclass(name = "HandValue", frozen, module = "thirteen._core")]
+#[pyclass(name = "HandValue", frozen, eq, ord, module = "thirteen._core")]
 #[derive(Clone, Copy)]
 pub(crate) struct PyHandValue {
     pub(crate) value: core::HandValue,
     pub(crate) size: u8,
+}
+
+/// Values compare in game order, whatever their sizes (a front against a middle).
+impl PartialEq for PyHandValue {
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value
+    }
+}
+
+impl PartialOrd for PyHandValue {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.value.cmp(&other.value))
+    }
 }
 
 #[pymethods]
@@ -33,9 +43,7 @@ impl PyHandValue {
     #[staticmethod]
     #[pyo3(signature = (value, size = Int::of(5)), text_signature = "(value, size=5)")]
     fn from_raw(py: Python<'_>, value: Int, size: Int) -> PyResult<Self> {
-        let raw = value.within(py, &HAND_VALUE)?;
-        let size = size.index(py, &Limit::count("size"))?;
-        let value = core::HandValue::from_raw(raw as u32, size).py_err(py)?;
+        let (value, size) = core::HandValue::from_given(&value.0, &size.0).py_err(py)?;
         Ok(PyHandValue {
             value,
             size: size as u8,
@@ -76,12 +84,6 @@ impl PyHandValue {
     fn __hash__(&self) -> u64 {
         self.value.raw() as u64
     }
-    fn __richcmp__(&self, other: &Bound<'_, PyAny>, op: CompareOp) -> Comparison {
-        match other.cast::<PyHandValue>() {
-            Ok(o) => Comparison::Bool(op.matches(self.value.cmp(&o.get().value))),
-            Err(_) => Comparison::NotImplemented,
-        }
-    }
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (u32, u8))> {
         Ok((
             py.get_type::<PyHandValue>().getattr("from_raw")?,
@@ -97,19 +99,15 @@ impl PyHandValue {
 /// beyond the deck, ``CardError`` for bad text.
 #[pyfunction]
 #[pyo3(signature = (cards, rules = None))]
-fn evaluate(py: Python<'_>, cards: CardsArg, rules: Option<RulesArg<'_>>) -> PyResult<PyHandValue> {
-    let (cards, r) = (cards.0, rules_of(&rules));
-    core::check_duplicates(&cards, r.deck, |_| None).py_err(py)?;
-    let value = core::evaluate(&cards, r.wheel).ok_or(Error::WrongCount {
-        expected: 5,
-        got: cards.len(),
-        lane: None,
-        player: None,
-    });
-    Ok(PyHandValue {
-        value: value.py_err(py)?,
-        size: cards.len() as u8,
-    })
+pub(crate) fn evaluate(
+    py: Python<'_>,
+    cards: CardsArg,
+    rules: Option<RulesArg<'_>>,
+) -> PyResult<PyHandValue> {
+    let r = rules_of(&rules);
+    let value = core::evaluate_hand(&cards.0, r.wheel, r.deck).py_err(py)?;
+    let size = cards.0.len() as u8;
+    Ok(PyHandValue { value, size })
 }
 
 /// Evaluates many hands at once, without the GIL.
@@ -123,7 +121,7 @@ fn evaluate(py: Python<'_>, cards: CardsArg, rules: Option<RulesArg<'_>>) -> PyR
 /// beyond the deck, ``CountError`` for another width.
 #[pyfunction]
 #[pyo3(signature = (hands, rules = None))]
-fn evaluate_batch<'py>(
+pub(crate) fn evaluate_batch<'py>(
     hands: &Bound<'py, PyAny>,
     rules: Option<RulesArg<'py>>,
 ) -> PyResult<Bound<'py, PyArray1<u32>>> {
@@ -143,27 +141,16 @@ fn evaluate_batch<'py>(
 /// None (``tie_break`` and ``wheel`` apply). Raises ``CountError``, ``DuplicateCardError``.
 #[pyfunction]
 #[pyo3(signature = (a, b, rules = None))]
-fn compare_lanes(
+pub(crate) fn compare_lanes(
     py: Python<'_>,
     a: CardsArg,
     b: CardsArg,
     rules: Option<RulesArg<'_>>,
 ) -> PyResult<i8> {
     let r = rules_of(&rules);
-    core::check_duplicates(&a.0, r.deck, |_| None).py_err(py)?;
-    core::check_duplicates(&b.0, r.deck, |_| None).py_err(py)?;
     Ok(match core::compare_lanes(&a.0, &b.0, r).py_err(py)? {
         Ordering::Greater => 1,
         Ordering::Less => -1,
         Ordering::Equal => 0,
     })
-}
-
-/// Registers hand values and the evaluation functions.
-pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyHandValue>()?;
-    m.add_function(wrap_pyfunction!(evaluate, m)?)?;
-    m.add_function(wrap_pyfunction!(evaluate_batch, m)?)?;
-    m.add_function(wrap_pyfunction!(compare_lanes, m)?)?;
-    Ok(())
 }

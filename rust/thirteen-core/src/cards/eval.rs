@@ -4,6 +4,7 @@
 
 use super::card::{Card, DeckKind, Suit};
 use super::eval_table::{card_key, tables};
+use super::parse::check_duplicates;
 use super::value::{HandValue, Wheel};
 use crate::error::{Error, Result};
 
@@ -31,6 +32,18 @@ pub fn evaluate(cards: &[Card], wheel: Wheel) -> Option<HandValue> {
         5 => Some(evaluate5(cards.try_into().ok()?, wheel)),
         _ => None,
     }
+}
+
+/// The value of a 3- or 5-card hand of `deck` (RULES.md 3), checked: no card more often than
+/// the deck holds ([`Error::DuplicateCard`]), then the size ([`Error::WrongCount`]).
+pub fn evaluate_hand(cards: &[Card], wheel: Wheel, deck: DeckKind) -> Result<HandValue> {
+    check_duplicates(cards, deck, |_| None)?;
+    evaluate(cards, wheel).ok_or(Error::WrongCount {
+        expected: 5,
+        got: cards.len(),
+        lane: None,
+        player: None,
+    })
 }
 
 /// Evaluates `data.len() / width` hands of `width` (3 or 5) card codes, row after row, into

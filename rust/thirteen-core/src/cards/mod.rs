@@ -11,7 +11,7 @@ mod valid_values;
 mod value;
 
 pub use card::{Card, DeckKind, Rank, Suit};
-pub use eval::{evaluate, evaluate3, evaluate5, evaluate_batch, tie_suit};
+pub use eval::{evaluate, evaluate3, evaluate5, evaluate_batch, evaluate_hand, tie_suit};
 pub use eval_table::{evaluate_subsets13, ThreeKeys, FIVES_OF_13, THREES_OF_13};
 pub(crate) use eval_table::{evaluate_subsets13_keyed, three_key, THREE_KEYS};
 pub use parse::{check_duplicates, format_cards, hand13, parse_cards, validate_hand, HAND_SIZE};

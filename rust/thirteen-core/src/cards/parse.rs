@@ -2,6 +2,7 @@
 
 use super::card::{Card, DeckKind, Rank, Suit};
 use crate::error::{Error, Result};
+use crate::given::Given;
 
 impl TryFrom<String> for Card {
     type Error = Error;
@@ -106,6 +107,22 @@ pub const HAND_SIZE: usize = 13;
 pub fn hand13(cards: &[Card], deck: DeckKind) -> Result<[Card; HAND_SIZE]> {
     validate_hand(cards, deck, HAND_SIZE)?;
     Ok(cards.try_into().expect("13 cards checked"))
+}
+
+impl Card {
+    /// The card with the code `given` (any integer); [`Error::BadCard`] naming it
+    /// unless it is 0 to 51.
+    pub fn from_given(given: &Given) -> Result<Card> {
+        let code = match given {
+            Given::Int(v) => u8::try_from(*v).ok(),
+            Given::Beyond(_) => None,
+        };
+        code.and_then(Card::from_code)
+            .ok_or_else(|| Error::BadCard {
+                token: given.to_string(),
+                position: 0,
+            })
+    }
 }
 
 #[cfg(test)]

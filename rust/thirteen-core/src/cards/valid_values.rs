@@ -15,6 +15,8 @@ use super::card::{Card, Rank, Suit};
 use super::eval::{evaluate3, evaluate5};
 use super::value::{HandValue, Wheel};
 use crate::error::{Error, Result};
+use crate::given::Given;
+use crate::limits::{HAND_VALUE, SIZE};
 
 /// The rank multisets of `size` cards with no rank more than `most` times, as rank indices
 /// low to high.
@@ -115,6 +117,15 @@ fn values_of(size: usize) -> &'static [u32] {
 }
 
 impl HandValue {
+    /// [`HandValue::from_raw`] of integers as a caller gave them: `raw` within
+    /// [`HAND_VALUE`], `size` from 0 ([`Error::OutOfRange`] otherwise). Returns the value
+    /// and its size.
+    pub fn from_given(raw: &Given, size: &Given) -> Result<(HandValue, usize)> {
+        let raw = HAND_VALUE.given(raw)? as u32;
+        let size = SIZE.given_index(size)?;
+        Ok((HandValue::from_raw(raw, size)?, size))
+    }
+
     /// The value `raw` of a `size`-card hand (3 or 5), checked to be the value of some hand
     /// under some rule set ([`Error::NotAHandValue`] otherwise); only checked values are safe
     /// to decode ([`HandValue::ranks`], [`HandValue::describe`]).

@@ -305,6 +305,15 @@ fn one_of(key: &str, value: Int, allowed: &[i64]) -> Result<i64> {
 }
 
 impl RuleFile {
+    /// The error for rule-set text that is not valid Unicode (a lone surrogate, which UTF-8
+    /// cannot hold), `shown` as the caller writes it: [`Error::RuleSet`] at `"<json>"`.
+    pub fn not_unicode(shown: &str) -> Error {
+        Error::RuleSet {
+            key: "<json>".to_string(),
+            message: format!("the JSON is not valid Unicode text (a lone surrogate): {shown}"),
+        }
+    }
+
     /// Reads and checks rule-set JSON; the result is in canonical form ([`RuleFile::check`]).
     ///
     /// Errors: [`Error::RuleSet`] naming the first offending key; `key = "<json>"` for text

@@ -11,6 +11,7 @@ use super::{
 use crate::cards::DeckKind;
 use crate::cards::{Category, Wheel};
 use crate::error::{Error, Lane, Result};
+use crate::given::Given;
 
 /// The rules the engine plays by.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,6 +72,15 @@ pub fn special_keys() -> &'static [&'static str] {
 impl Default for Rules {
     fn default() -> Self {
         Rules::from(&RuleFile::default())
+    }
+}
+
+impl Rules {
+    /// The default rules ([`Rules::default`], `RuleSet.default()`'s), built once: the rules
+    /// of a call given none.
+    pub fn standard() -> &'static Rules {
+        static STANDARD: std::sync::OnceLock<Rules> = std::sync::OnceLock::new();
+        STANDARD.get_or_init(Rules::default)
     }
 }
 
@@ -172,10 +182,17 @@ impl Rules {
     /// A table size the rules allow, as a count; [`Error::BadPlayerCount`] for any other
     /// integer (RULES.md 1, `players`).
     pub fn check_players(&self, players: i64) -> Result<usize> {
-        match usize::try_from(players) {
-            Ok(n) if self.players.iter().any(|&p| p as usize == n) => Ok(n),
+        self.check_players_given(&Given::Int(players))
+    }
+
+    /// [`Rules::check_players`] for an integer as given: one beyond 64 bits is as disallowed
+    /// as 5.
+    pub fn check_players_given(&self, players: &Given) -> Result<usize> {
+        let allowed = |n: i64| self.players.iter().any(|&p| i64::from(p) == n);
+        match players {
+            Given::Int(n) if allowed(*n) => Ok(*n as usize),
             _ => Err(Error::BadPlayerCount {
-                got: players,
+                got: players.clone(),
                 allowed: self.players.clone(),
             }),
         }
@@ -189,7 +206,7 @@ impl Rules {
         match TABLE_SIZE.check(players) {
             Ok(n) => Ok(n as usize),
             Err(_) => Err(Error::BadPlayerCount {
-                got: players,
+                got: Given::Int(players),
                 allowed: (TABLE_SIZE.min..=TABLE_SIZE.max).map(|p| p as u8).collect(),
             }),
         }

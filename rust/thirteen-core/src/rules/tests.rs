@@ -5,6 +5,7 @@ use super::*;
 
 use crate::cards::Category;
 use crate::error::{Error, Lane};
+use crate::given::Given;
 
 const FLAT: &str = r#""lane_values":{"front":{"base":1},"middle":{"base":1},"back":{"base":1}}"#;
 
@@ -92,7 +93,10 @@ fn table_sizes_and_deals_must_fit_the_deck() {
     assert_eq!(r.check_players(4), Ok(4));
     assert!(matches!(
         r.check_players(3),
-        Err(Error::BadPlayerCount { got: 3, .. })
+        Err(Error::BadPlayerCount {
+            got: Given::Int(3),
+            ..
+        })
     ));
     assert!(r.check_players(-2).is_err());
 }

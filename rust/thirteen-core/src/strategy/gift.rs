@@ -464,7 +464,10 @@ mod tests {
         assert!(matches!(err, Error::DuplicateCard { .. }), "{err:?}");
         assert!(matches!(
             GiftOptions::new(5, false).unwrap_err(),
-            Error::BadPlayerCount { got: 5, .. }
+            Error::BadPlayerCount {
+                got: crate::Given::Int(5),
+                ..
+            }
         ));
     }
 

@@ -8,6 +8,7 @@ pub mod gift;
 pub mod gift_model;
 pub mod greedy;
 pub mod keep;
+pub mod lane_counts;
 pub mod lanes;
 pub mod mc;
 pub mod model;

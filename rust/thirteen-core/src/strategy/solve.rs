@@ -262,6 +262,14 @@ fn batch_hands(codes: &[u8], width: usize, rules: &Rules) -> Result<Vec<Vec<Card
     Ok(hands)
 }
 
+/// [`solve_batch`]'s plays as two flat arrays (numpy's layout): the 13 card codes of each hand,
+/// row after row, and each hand's declared special index, `-1` when arranged.
+pub fn batch_arrays(plays: &[([Card; 13], Option<usize>)]) -> (Vec<u8>, Vec<i8>) {
+    let codes = plays.iter().flat_map(|(cards, _)| cards.map(Card::code));
+    let specials = plays.iter().map(|(_, sp)| sp.map_or(-1, |k| k as i8));
+    (codes.collect(), specials.collect())
+}
+
 /// Solves many hands in parallel with `options`' strategy (`ev` or `greedy`) for its seat:
 /// `codes` row after row, `width` card codes a row (13, or `rules.dealt`: the best 13 are
 /// kept, by `ev`). Returns per hand the 13 cards in front, middle, back order (for a
@@ -434,7 +442,7 @@ mod tests {
             assert_eq!(
                 SolveOptions::new(players, false).unwrap_err(),
                 Error::BadPlayerCount {
-                    got: players as i64,
+                    got: crate::Given::Int(players as i64),
                     allowed: vec![2, 3, 4]
                 }
             );

@@ -23,11 +23,13 @@ use rayon::prelude::*;
 use crate::cards::Card;
 use crate::cards::HandValue;
 use crate::deal::{rng_at, shuffle};
-use crate::error::Error;
+use crate::error::{Error, Lane};
+use crate::given::Plain;
 use crate::limits::{Limit, TRAIN_DEAL, TRAIN_DEALS, TRAIN_ITERATIONS};
 use crate::rules::{Mode, Rules};
 use crate::score::Submission;
 use crate::strategy::keep::solve_ev_keep;
+use crate::strategy::lane_counts::lanes_from_plain;
 use crate::strategy::lanes::{check_classes, class_of, LaneCounts, LanePairs, LaneTables, CLASSES};
 use crate::strategy::model::{Context, Role};
 use crate::strategy::solve::{play, Strategy};
@@ -204,6 +206,42 @@ impl IterationCounts {
         Ok(counts)
     }
 
+    /// What a `count` callback returned for a whole iteration of `cfg`, given as plain data:
+    /// a map of the three lanes' `(value, count)` tuples and, optionally, under `classes`,
+    /// the same per class ([`LaneCounts::classes_from_plain`]), then checked as
+    /// [`IterationCounts::returned`]. Errors: [`Error::WrongType`] for another shape,
+    /// [`Error::InvalidArgument`] for keys missing or too many, and those of the pairs.
+    pub fn from_plain(out: &Plain, cfg: &TrainConfig) -> crate::Result<IterationCounts> {
+        let Plain::Map(keys) = out else {
+            return Err(Error::WrongType {
+                message: format!(
+                    "count must return a dict of the lanes' counts, not {}",
+                    out.kind()
+                ),
+            });
+        };
+        let classes = out.get("classes");
+        if keys.len() != Lane::ALL.len() + classes.is_some() as usize {
+            return Err(Error::InvalidArgument {
+                message: format!(
+                    "count must return the counts of front, middle and back (and of their \
+                     classes), got {} keys",
+                    keys.len()
+                ),
+            });
+        }
+        let lanes = lanes_from_plain(out, |lane| {
+            format!("count returned no {} counts", lane.key())
+        })?;
+        let classes = classes.map(LaneCounts::classes_from_plain).transpose()?;
+        IterationCounts::returned(lanes, classes, cfg)
+    }
+
+    /// These counts as sorted `(value, hands)` pairs, lane by lane and class by class.
+    pub fn to_counts(&self) -> LaneCounts {
+        to_counts(&self.lanes, &self.classes)
+    }
+
     /// Hands counted (the sum of one lane's counts).
     pub fn hands(&self) -> u64 {
         self.lanes[0].values().sum()
@@ -297,12 +335,7 @@ pub fn iteration_counts(
 /// [`TRAIN_DEAL`], `start` from 0 to `stop` ([`Error::OutOfRange`]).
 pub fn deal_range(start: i64, stop: i64) -> crate::Result<Range<usize>> {
     let stop = TRAIN_DEAL.index(stop)?;
-    let from = Limit {
-        key: "start",
-        min: 0,
-        max: stop as i64,
-    };
-    Ok(from.index(start)?..stop)
+    Ok(Limit::new("start", 0, stop as i64).index(start)?..stop)
 }
 
 /// [`iteration_counts`] of iteration `iteration` (from 0) of a run of `players` seeded by
@@ -758,7 +791,13 @@ mod tests {
         let err = shard_counts(&rules, None, false, (2, 1), 0, 0..3).unwrap_err();
         assert!(err.to_string().starts_with("ev needs the tables"));
         let err = shard_counts(&rules, None, true, (5, 1), 0, 0..3).unwrap_err();
-        assert!(matches!(err, Error::BadPlayerCount { got: 5, .. }));
+        assert!(matches!(
+            err,
+            Error::BadPlayerCount {
+                got: crate::Given::Int(5),
+                ..
+            }
+        ));
         // Greedy without tables: the counts of iteration_counts itself.
         let got = shard_counts(&rules, None, true, (2, 1), 0, 0..3).unwrap();
         let cfg = TrainConfig {

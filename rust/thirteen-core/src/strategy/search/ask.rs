@@ -18,6 +18,15 @@ pub enum Distinct {
 }
 
 impl Distinct {
+    /// The flags callers pass: `labels` (implies distinct), else `distinct` (by values).
+    pub fn of(distinct: bool, labels: bool) -> Distinct {
+        match (distinct, labels) {
+            (_, true) => Distinct::Labels,
+            (true, false) => Distinct::Values,
+            (false, false) => Distinct::No,
+        }
+    }
+
     /// Whether some splits are kept apart.
     pub fn any(self) -> bool {
         self != Distinct::No

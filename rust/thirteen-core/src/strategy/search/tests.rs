@@ -238,6 +238,13 @@ fn test_hands(seed: u64, each: usize, built: &[&str]) -> Vec<([Card; 13], Wheel)
         .collect()
 }
 
+/// Each test hand with its subsets evaluated and what its cards leave.
+fn prepared(
+    hands: &[([Card; 13], Wheel)],
+) -> impl Iterator<Item = (&[Card; 13], Wheel, HandSplits, Rest)> + '_ {
+    (hands.iter()).map(|(h, wheel)| (h, *wheel, HandSplits::new(h, *wheel), Rest::new(h)))
+}
+
 #[test]
 fn the_middles_side_groups_the_legal_pairs_of_the_strongest_middle() {
     // Middles by hand: a full house (the strongest, but in no legal pair here), two
@@ -308,9 +315,7 @@ fn a_rest_is_plain_as_its_middles_values_say() {
         ],
     );
     let (mut plain, mut other) = (0, 0);
-    for &(ref h, wheel) in &hands {
-        let s = HandSplits::new(h, wheel);
-        let rest = Rest::new(h);
+    for (h, wheel, s, rest) in prepared(&hands) {
         let v5 = s.five_values();
         for (bi, &mb) in subsets(13).five.iter().enumerate() {
             let want = rest_is_plain(crate::split::rest_pairs(bi), v5, v5[bi]);
@@ -366,9 +371,7 @@ fn a_fronts_ways_read_from_straights_and_flushes_are_its_126_ways() {
         ],
     );
     let (mut none, mut some, mut full) = (0, 0, 0);
-    for &(ref h, wheel) in &hands {
-        let s = HandSplits::new(h, wheel);
-        let rest = Rest::new(h);
+    for (h, wheel, s, rest) in prepared(&hands) {
         let (v3, v5) = (s.three_values(), s.five_values());
         for (fi, &mf) in subsets(13).three.iter().enumerate() {
             let vf = v3[fi];
@@ -421,9 +424,7 @@ fn no_two_disjoint_fives_share_a_group_whose_floor_is_given() {
         ],
     );
     let (mut given, mut withheld) = (0, 0);
-    for &(ref h, wheel) in &hands {
-        let s = HandSplits::new(h, wheel);
-        let rest = Rest::new(h);
+    for (h, _, s, rest) in prepared(&hands) {
         let v5 = s.five_values();
         let masks = &subsets(13).five;
         let group = |v: HandValue| v.raw() >> PRIMARY_SHIFT;

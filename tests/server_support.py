@@ -150,3 +150,9 @@ def cards_in(value: Any) -> set:
         for v in value:
             out |= cards_in(v)
     return out
+
+
+@pytest.fixture
+def pg_database() -> Iterator[str]:
+    """A fresh PostgreSQL database only (the several-process tests)."""
+    yield from _pg_database()

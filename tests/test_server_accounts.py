@@ -26,7 +26,8 @@ from thirteen.server import security
 from thirteen.server.client import ProtocolError, TableClient
 from thirteen.server.names import name_key, normalize_name
 from thirteen.server.refusals import Refusal
-from thirteen.server.store import Store
+from thirteen import Table
+from thirteen.server.store import HOUSE, Store
 
 SECRET = "an operator secret of at least thirty-two bytes"
 
@@ -337,3 +338,43 @@ def test_the_database_holds_nothing_that_resumes_a_session(tmp_path):
     assert welcome["key"] not in dump  # the connection key lives in memory only
     assert welcome["session"] in dump and "public_key" not in welcome
     assert code == "bad_proof"
+
+
+def test_token_mode_ai_seats_bring_the_house_float_and_mint_nothing(tmp_path, database):
+    """Token accounts (real money): an AI seat's bankroll is moved from the house account
+    (its float), never minted. With an empty house no AI seat sits and no round starts;
+    after the operator deposits into the house, AI seats sit, a round is played, and the
+    money is conserved: accounts + seated balances + the house = the deposits."""
+    server = token_server(tmp_path, database, "", "--ai", "3", "--arrange-seconds", "3", "--pause-seconds", "30")
+    try:
+        async def scenario():
+            c = await TableClient.connect(server.ws)
+            await c.join("float", token=token())
+            await c.request({"type": "sit", "buy_in": 20_000})
+            await asyncio.sleep(1.5)
+            alone = [s for s in c.state["seats"] if s] if c.state else []
+            store = Store(database)
+            try:
+                store.deposit(HOUSE, 250_000)  # the operator funds the house: two AI bankrolls
+            finally:
+                store.close()
+            await c.request({"type": "stand"})
+            await c.request({"type": "sit", "buy_in": 20_000})  # wakes the clock
+            result = await c.wait_for(lambda f: f["type"] == "result", 20)
+            await c.close()
+            return alone, result
+
+        alone, result = run(scenario())
+    finally:
+        server.stop()
+    assert [s["player"] for s in alone] == ["o-alice"]
+    assert sum(1 for s in result["seats"] if s["ai"]) == 2  # the float covers two bankrolls of 100,000
+    store = Store(database)
+    try:
+        table = Table.from_json(store.room("float").state)
+        seated = sum(table.balance(p) for p in table.players)
+        assert store.minted() == 20_000 + 250_000  # the token's deposit and the house's, nothing minted
+        assert store.minted("ai") == 0
+        assert store.account_total() + seated == store.minted()
+    finally:
+        store.close()

@@ -69,7 +69,7 @@ def test_killed_anywhere_a_player_back_is_dealt_within_the_pause(database):
             servers[-1].kill()
             with contextlib.suppress(Exception):
                 await c.close()
-            servers.append(await asyncio.to_thread(Server(database, args).start))
+            servers.append(await asyncio.to_thread(Server(database, args).start, servers[-1].port))  # same address: same leases
             again = await TableClient.connect(servers[-1].ws)
             await again.resume(c.session, c.private)
             start = time.monotonic()

@@ -56,7 +56,7 @@ def test_kill_mid_round_then_resume_and_settle_once(database):
         dealt_at = time.time()
         (sa, keya, ha, action_a), (sb, keyb, hb) = asyncio.run(before_crash())
 
-        restarted = Server(database, ARGS).start()
+        restarted = Server(database, ARGS).start(port=server.port)  # back on its address: its leases
 
         async def after_restart():
             a = await TableClient.connect(restarted.ws)

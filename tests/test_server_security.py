@@ -91,7 +91,7 @@ def test_sessions_bind_seats(server):
         # A resume needs the session's private key: a proof made for another nonce, or with
         # another key, is refused.
         old_proof = security.resume_proof(a.private, a.nonce, a.session)
-        await x.send_raw(json.dumps({"type": "resume", "protocol": 2, "session": a.session, "proof": old_proof}))
+        await x.send_raw(json.dumps({"type": "resume", "protocol": 3, "session": a.session, "proof": old_proof}))
         assert (await error_reply(x))["code"] == "bad_proof"
         with pytest.raises(ProtocolError) as err:
             await x.resume(a.session, security.new_key_pair()[0])
@@ -131,7 +131,7 @@ KEY = security.new_key_pair()[1]
 
 def join_text(**fields) -> str:
     """A join frame of protocol 2 with ``fields`` changed (``None`` drops a field)."""
-    frame = {"type": "join", "protocol": 2, "room": "ok", "name": "x", "key": KEY, **fields}
+    frame = {"type": "join", "protocol": 3, "room": "ok", "name": "x", "key": KEY, **fields}
     return json.dumps({k: v for k, v in frame.items() if v is not None})
 
 
@@ -147,6 +147,7 @@ def join_text(**fields) -> str:
         (join_text(admin=True), "bad_frame", {"field": "admin", "problem": "unknown"}),
         (join_text(protocol=None), "unsupported_protocol", {}),
         (join_text(protocol=1), "unsupported_protocol", {}),
+        (join_text(protocol=2), "unsupported_protocol", {}),  # protocol 3 adds the redirect frame
         ('{"type": "shuffle"}', "bad_frame", {"field": "type", "problem": "invalid"}),
         ('{"type": "signed", "seq": 0, "body": "{}", "sig": "00"}', "bad_frame", {"field": "seq"}),
         ("[1, 2, 3]", "bad_frame", {"problem": "invalid"}),

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import functools
 import operator
 import os
 import sys
@@ -294,7 +295,7 @@ class Ladder:
 
     # ------------------------------------------------------------------ queries
 
-    @property
+    @functools.cached_property
     def thresholds(self) -> Tuple[int, ...]:
         """The thresholds, lowest level first."""
         return tuple(level.threshold for level in self.levels)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, Dict, Mapping, Optional, Tuple
+
+import msgspec
 
 from thirteen.game import saves
 
@@ -59,7 +60,7 @@ class RoundResult:
         """Plain data (lists, dicts, ints, str, ``None``), JSON-ready."""
         return {
             "players": list(self.players),
-            "settlement": json.loads(json.dumps(self.settlement)),
+            "settlement": msgspec.json.decode(msgspec.json.encode(self.settlement)),
             "settled_seats": list(self.settled_seats),
             "results": list(self.results),
             "escape": list(self.escape),

@@ -18,7 +18,7 @@ import contextlib
 import logging
 import time
 from importlib.resources import files
-from typing import Any, AsyncIterator, Awaitable, Callable, Dict, MutableMapping, Optional, Union
+from typing import Any, AsyncIterator, Awaitable, Callable, Dict, List, MutableMapping, Optional, Union
 
 import msgspec
 from starlette.applications import Starlette
@@ -32,13 +32,14 @@ import thirteen
 from thirteen import ThirteenError
 from thirteen.server import protocol as P
 from thirteen.server import security
-from thirteen.server.hub import Hub
+from thirteen.server.hub import Hub, Moved
 from thirteen.server.names import normalize_name
 from thirteen.server.refusals import TEXTS, Refusal, engine_code, error_frame
 from thirteen.server.room import Client, Room
 from thirteen.server.settings import ServerSettings
 from thirteen.server.store import StoreError
 from thirteen.server.tokens import verify_token
+from thirteen.server.wire import RAW_EXTENSION, Wire, wire
 from thirteen.solver import label
 
 __all__ = ["ServerSettings", "Hub", "create_app", "SECURITY_HEADERS"]
@@ -85,8 +86,15 @@ class _SecurityHeaders:
 
 
 class Connection:
-    """One WebSocket: its nonce, connection key, session, sequence and rate limit, and the
-    queue of texts (and at last a close code) that one writer task sends in order."""
+    """One WebSocket: its nonce, connection key, session, sequence and rate limit, and its
+    outgoing frames.
+
+    Under ``thirteen serve`` (whose WebSocket protocol offers its socket in the scope, see
+    :mod:`thirteen.server.wire`) frames are written straight to the socket: the frames
+    queued in one turn of the event loop go out in one write, after it. Elsewhere a writer
+    task sends them through the framework, one by one. Either way a close follows the
+    frames queued before it, and a client that lets more than ``settings.queue`` frames
+    wait unread is closed (1008)."""
 
     def __init__(self, ws: WebSocket, settings: ServerSettings) -> None:
         self.ws = ws
@@ -100,21 +108,46 @@ class Connection:
         self.admitted = False
         self.strikes = 0
         self.closing = False
-        self.queue: "asyncio.Queue[Union[str, int]]" = asyncio.Queue()
+        self.queue: "asyncio.Queue[Union[Wire, int]]" = asyncio.Queue()
         self.opened = time.monotonic()
+        self.raw: Any = ws.scope.get("extensions", {}).get(RAW_EXTENSION)
+        self.outbox: List[bytes] = []
+        self.unread = 0  # frames written while the socket's buffer was not empty
 
-    def send_text(self, text: str) -> None:
-        """Queues a serialized frame (dropped once the connection is closing)."""
+    def send_wire(self, item: Wire) -> None:
+        """Queues an encoded frame (dropped once the connection is closing)."""
         if self.closing:
             return
-        if self.queue.qsize() >= self.settings.queue:
-            log.warning("closing a client that does not read (%d frames queued)", self.queue.qsize())
-            self.close(1008)
+        if self.raw is None:
+            if self.queue.qsize() >= self.settings.queue:
+                self._slow(self.queue.qsize())
+                return
+            self.queue.put_nowait(item)
             return
-        self.queue.put_nowait(text)
+        if not self.outbox:
+            asyncio.get_running_loop().call_soon(self.flush)
+        self.outbox.append(item.frame)
+
+    def flush(self) -> None:
+        """Writes the queued frames to the socket in one write (``thirteen serve``)."""
+        if not self.outbox:
+            return
+        frames, self.outbox = self.outbox, []
+        raw = self.raw
+        if raw.close_sent or raw.disconnected or raw.transport.is_closing():
+            return
+        backlog = raw.transport.get_write_buffer_size()
+        self.unread = self.unread + len(frames) if backlog else 0
+        raw.transport.write(frames[0] if len(frames) == 1 else b"".join(frames))
+        if self.unread >= self.settings.queue:
+            self._slow(self.unread)
+
+    def _slow(self, frames: int) -> None:
+        log.warning("closing a client that does not read (%d frames queued)", frames)
+        self.close(1008)
 
     def send(self, frame: Dict[str, Any]) -> None:
-        self.send_text(P.encode_text(frame))
+        self.send_wire(wire(frame))
 
     def refuse(self, code: str, seq: Optional[int] = None, echo: Optional[Dict[str, Any]] = None) -> None:
         """Queues the ``error`` frame of a refusal (see :func:`error_frame`)."""
@@ -123,6 +156,8 @@ class Connection:
     def close(self, code: int) -> None:
         """Queues a close with ``code`` after the frames already queued."""
         if not self.closing:
+            if self.raw is not None:
+                self.flush()
             self.closing = True
             self.queue.put_nowait(code)
 
@@ -132,7 +167,7 @@ class Connection:
             if isinstance(item, int):
                 await self.ws.close(code=item)
                 return
-            await self.ws.send_text(item)
+            await self.ws.send_text(item.text)
 
 
 def create_app(settings: ServerSettings) -> Starlette:
@@ -156,7 +191,13 @@ def create_app(settings: ServerSettings) -> Starlette:
     async def health(request: Request) -> Response:
         hub: Hub = request.app.state.hub
         return JSONResponse(
-            {"ok": True, "version": thirteen.__version__, "rooms": len(hub.rooms), "sockets": sum(sockets.values())}
+            {
+                "ok": True,
+                "version": thirteen.__version__,
+                "rooms": len(hub.rooms),
+                "sockets": sum(sockets.values()),
+                "commits": {"transactions": hub.committer.batches, "rooms": hub.committer.changes},
+            }
         )
 
     async def ws_endpoint(ws: WebSocket) -> None:
@@ -168,7 +209,7 @@ def create_app(settings: ServerSettings) -> Starlette:
         address = ws.client.host if ws.client is not None else ""
         await ws.accept()
         if sockets.get(address, 0) >= settings.max_connections_per_address:
-            await ws.send_text(P.encode_text(error_frame("too_many_connections")))
+            await ws.send_text(wire(error_frame("too_many_connections")).text)
             await ws.close(code=1008)
             return
         sockets[address] = sockets.get(address, 0) + 1
@@ -209,7 +250,7 @@ async def _serve(hub: Hub, conn: Connection, address: str) -> None:
             if conn.key is None:
                 wait = max(0.0, settings.join_timeout - (time.monotonic() - conn.opened))
             try:
-                message = await asyncio.wait_for(conn.ws.receive(), wait)
+                message = await (conn.ws.receive() if wait is None else asyncio.wait_for(conn.ws.receive(), wait))
             except asyncio.TimeoutError:
                 conn.refuse("join_timeout")
                 conn.close(1008)
@@ -277,6 +318,11 @@ async def _handle(hub: Hub, conn: Connection, text: str, address: str) -> None:
             await _join(hub, conn, msg, address)
         else:
             await _resume(hub, conn, msg)
+    except Moved as exc:
+        log.info("redirected an opening: %s", exc)
+        await _detach(hub, conn)
+        conn.send({"type": "redirect", "room": exc.room, "url": exc.url})
+        conn.close(4307)
     except Refusal as exc:
         log.info("refused an opening: %s", exc.message)
         await _detach(hub, conn)
@@ -297,7 +343,7 @@ async def _enter(hub: Hub, conn: Connection, room_name: str, player: Optional[st
 
 async def _welcome(conn: Connection, room: Room, session: str, player: str, name: str) -> None:
     conn.key = security.new_connection_key()
-    conn.client = Client(player, conn.send_text)
+    conn.client = Client(player, conn.send_wire, conn.close)
     conn.send({"type": "welcome", "session": session, "player": player, "room": room.id, "name": name, "key": conn.key})
     conn.admitted = False
     await room.connect(conn.client)

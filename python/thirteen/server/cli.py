@@ -131,6 +131,12 @@ def add_serve_parser(sub: Any) -> argparse.ArgumentParser:
                    help="refuse WebSockets from browser pages of other origins (default: any)")
     p.add_argument("--trusted-proxies", default="", metavar="ADDRESS[,ADDRESS...]",
                    help="reverse proxies whose X-Forwarded-For names the client (default: none)")
+    p.add_argument("--lease-seconds", type=float, default=_DEFAULTS["lease_seconds"],
+                   help="a room's lease lasts this long unless renewed: after its process dies another takes "
+                   f"the room within it (default {_DEFAULTS['lease_seconds']})")
+    p.add_argument("--advertise", default="", metavar="URL",
+                   help="the WebSocket URL clients reach this process at (its name in the rooms' leases and "
+                   "redirects; default ws://HOST:PORT/ws)")
     p.add_argument("--log-level", default="warning", choices=("debug", "info", "warning", "error"))
     p.set_defaults(func=cmd_serve)
     return p
@@ -214,6 +220,10 @@ def _server_settings(args: argparse.Namespace, room: Any) -> ServerSettings:
     for name, value in bounds.items():
         if value < 0 or (value == 0 and name.startswith("max_") and name != "max_strikes"):
             raise ThirteenError(f"--{name.replace('_', '-')} must be positive, got {value}")
+    if not args.lease_seconds > 0:
+        raise ThirteenError(f"--lease-seconds must be positive, got {args.lease_seconds}")
+    if args.advertise and not args.advertise.startswith(("ws://", "wss://")):
+        raise ThirteenError(f"--advertise is a ws:// or wss:// URL, got {args.advertise!r}")
     return ServerSettings(
         db=args.db,
         room=room,
@@ -221,6 +231,8 @@ def _server_settings(args: argparse.Namespace, room: Any) -> ServerSettings:
         tokens=tokens,
         allowed_origins=_csv(args.allowed_origins),
         trusted_proxies=_csv(args.trusted_proxies),
+        lease_seconds=args.lease_seconds,
+        advertise=args.advertise,
         **bounds,
     )
 
@@ -276,6 +288,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         return 2
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
+    if not settings.advertise:
+        settings = dataclasses.replace(settings, advertise=f"ws://{shown}:{port}/ws")
     print(f"thirteen serve: open http://{shown}:{port}/ in a browser (database {masked_url(args.db)})", flush=True)
     print(json.dumps({"listening": f"http://{shown}:{port}/", "port": port}), flush=True)
     _run(settings, sock, args.log_level, budget)

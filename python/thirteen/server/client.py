@@ -22,7 +22,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from thirteen.server import security
 from thirteen.server.protocol import PROTOCOL
 
-__all__ = ["TableClient", "ProtocolError"]
+__all__ = ["TableClient", "ProtocolError", "Redirected"]
 
 Frame = Dict[str, Any]
 
@@ -36,14 +36,25 @@ class ProtocolError(Exception):
         self.frame = frame
 
 
+class Redirected(ProtocolError):
+    """A ``redirect`` frame: another process plays the room; ``url`` is its address
+    (``None``: not known now, try again)."""
+
+    def __init__(self, frame: Frame) -> None:
+        super().__init__({"code": "redirect", "message": f"the room is played at {frame.get('url')}"})
+        self.frame = frame
+        self.url: Optional[str] = frame.get("url")
+
+
 class TableClient:
     """One connection. Attributes: ``nonce`` (from ``hello``), ``session``, ``private`` (the
     session's private key: with ``session``, what resumes it), ``key`` (this connection's
     signing key, from ``welcome``), ``player``, ``state`` (the last ``state`` frame),
     ``you`` (the last ``you`` frame), ``frames`` (every frame read, in order), ``seq`` (the
-    last sequence number sent)."""
+    last sequence number sent). With ``keep_frames=False`` (long load runs) ``frames`` keeps
+    only the ``hello``."""
 
-    def __init__(self, ws: Any, hello: Frame) -> None:
+    def __init__(self, ws: Any, hello: Frame, *, keep_frames: bool = True) -> None:
         self.ws = ws
         self.nonce: str = hello["nonce"]
         self.session: Optional[str] = None
@@ -54,6 +65,7 @@ class TableClient:
         self.you: Optional[Frame] = None
         self.frames: List[Frame] = [hello]
         self.seq = 0
+        self.keep_frames = keep_frames
         self._backlog: List[Frame] = []
 
     @classmethod
@@ -65,10 +77,12 @@ class TableClient:
         origin: Optional[str] = None,
         headers: Optional[Dict[str, str]] = None,
         local_address: Optional[str] = None,
+        keep_frames: bool = True,
     ) -> "TableClient":
         """Opens a connection and reads its ``hello``: ``origin`` is sent as its Origin
         header, ``headers`` with the handshake, ``local_address`` is the address it
-        connects from (e.g. another loopback address, ``127.0.0.2``)."""
+        connects from (e.g. another loopback address, ``127.0.0.2``); ``keep_frames``:
+        whether :attr:`frames` records every frame read."""
         extra: Dict[str, Any] = {}
         if local_address is not None:
             extra["local_addr"] = (local_address, 0)
@@ -84,7 +98,7 @@ class TableClient:
             **extra,
         )
         hello = json.loads(await asyncio.wait_for(ws.recv(), timeout))
-        return cls(ws, hello)
+        return cls(ws, hello, keep_frames=keep_frames)
 
     async def close(self) -> None:
         await self.ws.close()
@@ -133,9 +147,7 @@ class TableClient:
         if token is not None:
             message["token"] = token
         await self.ws.send(json.dumps(message))
-        welcome = await self.wait_for(lambda f: f["type"] in ("welcome", "error"), timeout)
-        if welcome["type"] == "error":
-            raise ProtocolError(welcome)
+        welcome = await self._welcome(timeout)
         self.session, self.private, self.player = welcome["session"], private, welcome["player"]
         self.key = welcome["key"]
         return welcome
@@ -145,11 +157,19 @@ class TableClient:
         proof = security.resume_proof(private, self.nonce, session)
         message = {"type": "resume", "protocol": PROTOCOL, "session": session, "proof": proof}
         await self.ws.send(json.dumps(message))
-        welcome = await self.wait_for(lambda f: f["type"] in ("welcome", "error"), timeout)
-        if welcome["type"] == "error":
-            raise ProtocolError(welcome)
+        welcome = await self._welcome(timeout)
         self.session, self.private, self.player = session, private, welcome["player"]
         self.key = welcome["key"]
+        return welcome
+
+    async def _welcome(self, timeout: float) -> Frame:
+        """The ``welcome`` of a join or resume; raises :class:`ProtocolError` for an error
+        frame and :class:`Redirected` for a redirect."""
+        welcome = await self.wait_for(lambda f: f["type"] in ("welcome", "error", "redirect"), timeout)
+        if welcome["type"] == "error":
+            raise ProtocolError(welcome)
+        if welcome["type"] == "redirect":
+            raise Redirected(welcome)
         return welcome
 
     # ------------------------------------------------------------------ reading
@@ -163,7 +183,8 @@ class TableClient:
         return frame
 
     def _note(self, frame: Frame) -> None:
-        self.frames.append(frame)
+        if self.keep_frames:
+            self.frames.append(frame)
         if frame["type"] == "state":
             self.state = frame
         elif frame["type"] == "you":

@@ -13,7 +13,7 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
-from typing import Callable, List, Optional, Union
+from typing import Callable, Dict, List, Optional, Union
 
 __all__ = ["ServerProcess"]
 
@@ -27,12 +27,21 @@ class ServerProcess:
         db: an SQLite file, or any SQLAlchemy URL (text).
         args: more ``thirteen serve`` arguments.
         files: when given, the process's file-descriptor limit (soft and hard).
+        env: more environment variables of the process (e.g. ``PYTHONPATH``).
     """
 
-    def __init__(self, db: Union[Path, str], args: List[str], *, files: Optional[int] = None) -> None:
+    def __init__(
+        self,
+        db: Union[Path, str],
+        args: List[str],
+        *,
+        files: Optional[int] = None,
+        env: Optional[Dict[str, str]] = None,
+    ) -> None:
         self.db = f"sqlite:///{db}" if isinstance(db, Path) else db
         self.args = args
         self.files = files
+        self.env = dict(env or {})
         self.proc: Optional[subprocess.Popen[str]] = None
         self.port = 0
         self.output: List[str] = []
@@ -50,7 +59,7 @@ class ServerProcess:
             self.db,
             *self.args,
         ]
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        env = dict(os.environ, PYTHONUNBUFFERED="1", **self.env)
         limit: Optional[Callable[[], None]] = None
         if self.files is not None:
             files = self.files

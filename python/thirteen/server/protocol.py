@@ -42,9 +42,11 @@ __all__ = [
 ]
 
 #: Protocol version, sent in the ``hello`` frame and required in ``join`` and ``resume``.
-#: Version 2 (this one): session key pairs, the connection key, the ``state`` / ``you``
-#: frames, the servers' own refusal texts. Version 1 clients are refused.
-PROTOCOL = 2
+#: Version 3 (this one): version 2 (session key pairs, the connection key, the ``state`` /
+#: ``you`` frames, the servers' own refusal texts) and the ``redirect`` frame, sent by a
+#: process that does not play the room (several processes on one database). Version 1
+#: and 2 clients are refused.
+PROTOCOL = 3
 
 RoomName = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{1,40}$")]
 RawName = Annotated[str, msgspec.Meta(max_length=96)]

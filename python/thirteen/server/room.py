@@ -1,16 +1,19 @@
 """A room of ``thirteen serve``: a :class:`~thirteen.Table` driven by players' actions and
 a clock, every change committed to the database before anyone is told of it.
 
-After a change the room's ``state`` frame (the same for everyone) is serialized once and
-the same text queued to every connection, and each player whose own view may have changed
-(the seated, those dealt in, those waiting for a seat, the one who acted: a handful, not
-the spectators) gets its ``you`` frame. A joining spectator is sent the two frames and
-costs the others nothing.
+Once changes are saved, the room's ``state`` frame (the same for everyone) is encoded once
+and the same bytes queued to every connection, and each player whose own view may have
+changed (the seated, those dealt in, those waiting for a seat, the one who acted: a
+handful, not the spectators) gets its ``you`` frame, when it differs from the last one its
+connection got. A joining spectator is sent the two frames and costs the others nothing.
 
 Actions run one at a time per room (an asyncio lock). Each applies a ``Table`` / ``Round``
-method (which validates fully and changes nothing when it raises), then commits the new
-state with :meth:`Store.commit`; if the commit fails the room is read back from the
-database, so memory never runs ahead of what was saved. The clock (:meth:`Room.run`)
+method (which validates fully and changes nothing when it raises) and, in the same step,
+stages the change for the group commit (:mod:`thirteen.server.commits`); it is answered,
+and its frames sent, once the transaction holding it has committed. If the change is
+refused the room is read back from the database (and the changes staged on top of it are
+refused too). A room whose lease another process took (:mod:`thirteen.server.hub`) leaves
+memory. The clock (:meth:`Room.run`)
 starts rounds, fills free seats with AI players, ends the swap, auto-arranges seats that
 ran out of time (代打) and settles. After a restart it picks up where the saved state is:
 a round in progress keeps its hands, plays and deadline. Everything that can make the room
@@ -24,15 +27,16 @@ import logging
 import secrets
 import time
 from concurrent.futures import Executor
-from typing import Any, Callable, Dict, List, Optional, Set, Tuple, TypeVar, cast
+from typing import Any, Callable, Coroutine, Dict, List, Optional, Sequence, Set, Tuple, TypeVar, cast
 
 from thirteen import Declaration, PlayerId, Table, ThirteenError, TableError, parse_cards
 from thirteen.game.decisions import SURRENDER, engine_gift, engine_play, gift_seed
 from thirteen.server.config import RoomConfig
-from thirteen.server.protocol import encode_text
 from thirteen.server.refusals import GameError
-from thirteen.server.store import HOUSE, Move, Store, StoredRoom
+from thirteen.server.commits import Committer, Journal, Staged
+from thirteen.server.store import HOUSE, Move, StaleState, Store, StoredRoom
 from thirteen.server.views import is_ai, play_dict, result_frame, state_frame, you_frame
+from thirteen.server.wire import Wire, wire
 
 __all__ = ["Room", "Client", "GameError"]
 
@@ -41,13 +45,17 @@ log = logging.getLogger("thirteen.server")
 
 
 class Client:
-    """One live connection of a player: frames to it are texts put on a queue that one
-    task writes to the socket (``send``: the same text object for every client of a
-    broadcast)."""
+    """One live connection of a player: ``send`` queues an encoded frame to it (the same
+    :class:`Wire` for every client of a broadcast); ``you`` is the last ``you`` frame sent
+    to it (a frame that did not change is not sent again); ``close`` closes it with a code."""
 
-    def __init__(self, player: str, send: Callable[[str], None]) -> None:
+    __slots__ = ("player", "send", "close", "you")
+
+    def __init__(self, player: str, send: Callable[[Wire], None], close: Callable[[int], None] = lambda code: None) -> None:
         self.player = player
         self.send = send
+        self.close = close
+        self.you: Optional[bytes] = None
 
 
 class Room:
@@ -57,17 +65,39 @@ class Room:
         stored: the room as saved.
         store: the database.
         executor: where database calls run (one thread for SQLite).
+        committer: the process's group commit (:mod:`thirteen.server.commits`; one of
+            the room's own when omitted).
         max_spectators: connections of people not seated (:meth:`admit` refuses more).
+        ai_float: AI seats bring money from the house account (token accounts: real
+            money is never minted) instead of a bankroll minted for them (play money).
+        lost: called when the room finds that another process took its lease (the hub
+            takes it out of memory).
     """
 
-    def __init__(self, stored: StoredRoom, store: Store, executor: Executor, *, max_spectators: int = 50) -> None:
+    def __init__(
+        self,
+        stored: StoredRoom,
+        store: Store,
+        executor: Executor,
+        *,
+        committer: Optional[Committer] = None,
+        max_spectators: int = 50,
+        ai_float: bool = False,
+        lost: Optional[Callable[["Room"], Coroutine[Any, Any, None]]] = None,
+    ) -> None:
         self.id = stored.id
         self.config = RoomConfig.from_dict(stored.config)
         self.store = store
         self.executor = executor
+        self.committer = committer if committer is not None else Committer(store)
         self.table: Table = Table.from_json(stored.state)
-        self.version = stored.version
         self.deadline: Optional[float] = stored.deadline
+        self.journal = Journal(self.committer, self.id, stored.version, self._snapshot, self._saved, self._refused)
+        self.journal.lease = stored.lease_version
+        self.lease_owner = stored.lease_owner
+        self.lease_until = float("inf")  # monotonic time the lease is known to last until
+        self.lost = lost
+        self.broken = False  # a change was refused: the room is read back before anything else
         self.lock = asyncio.Lock()
         self.changed = asyncio.Event()
         self.clients: Dict[str, Set[Client]] = {}
@@ -78,11 +108,16 @@ class Room:
         self.next_start = time.time()
         self.task: Optional[asyncio.Task[None]] = None
         self.max_spectators = max_spectators
+        self.ai_float = ai_float
         self.connections = 0  # live clients
         self.reserved = 0  # admitted joins not connected yet
         self.pins = 0  # connections holding the room in memory (app.py)
         self.shown: Set[str] = set()  # players sent a `you` frame by the last publish
-        self.ai_ready: Optional[Tuple[Any, Dict[int, Any]]] = None  # decided AI gifts or plays
+        # Decided AI gifts or plays, and 代打 ones: ((phase, hands decided for), decisions).
+        self.ai_ready: Optional[Tuple[Tuple[str, Dict[int, Any]], Dict[int, Any]]] = None
+        self.auto_ready: Optional[Tuple[Tuple[str, Dict[int, Any]], Dict[int, Any]]] = None
+        self.read_back: Optional[asyncio.Task[None]] = None
+        self.deferred: Optional[Tuple[bool, Set[str]]] = None  # a publish waiting for a save
         self.last_used = time.monotonic()
         now = time.time()
         for p in self.table.players:
@@ -95,40 +130,104 @@ class Room:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.executor, lambda: fn(*args, **kwargs))
 
-    async def commit(
+    @property
+    def version(self) -> int:
+        """The room's saved version."""
+        return self.journal.version
+
+    def stage(
         self,
-        moves: List[Move] = (),  # type: ignore[assignment]
+        moves: Sequence[Move] = (),
         *,
-        round_no: Optional[int] = None,
-        settlement: Optional[Dict[str, Any]] = None,
-    ) -> None:
-        """Saves the table as it is now (see :meth:`Store.commit`); on failure reads the
-        saved room back and re-raises."""
-        state = self.table.to_json()
-        try:
-            self.version = await self.db(
-                self.store.commit,
-                self.id,
-                self.version,
-                state,
-                deadline=self.deadline,
-                moves=list(moves),
-                round_no=round_no,
-                settlement=settlement,
-            )
-        except BaseException:
-            await self.reload()
-            raise
-        for move in moves:
+        settlement: Optional[Tuple[int, Wire]] = None,
+        publish: bool = False,
+        also: Sequence[str] = (),
+        only: Optional[Sequence[str]] = None,
+    ) -> "asyncio.Future[int]":
+        """Records the change just made to the table, with its money ``moves`` and a
+        settled round's ``(number, result frame)``, for the group commit
+        (:mod:`thirteen.server.commits`); returns the future done once it is saved.
+        Once saved, the result frame goes to everyone, then with ``publish`` the room's
+        frames (:meth:`publish` with ``also`` or ``only``), once for every change saved
+        together, before any caller is answered.
+
+        Raises:
+            StaleState: the room is being read back after a refused change.
+        """
+        if self.broken:
+            raise StaleState(f"room {self.id} is being read back from the database")
+        if time.monotonic() > self.lease_until:
+            raise StaleState(f"room {self.id}: its lease was not renewed in time")
+        report = None if settlement is None else (settlement[0], settlement[1].text)
+        return self.journal.stage(
+            moves,
+            settlement=report,
+            frames=() if settlement is None else (settlement[1],),
+            publish=publish,
+            full=only is None,
+            you=tuple(also) if only is None else tuple(only),
+        )
+
+    async def commit(self, moves: Sequence[Move] = (), **publish: Any) -> None:
+        """:meth:`stage` the change and wait until it is saved (its refusal is raised)."""
+        await self.stage(moves, **publish)
+
+    def _snapshot(self) -> Tuple[str, Optional[float]]:
+        return self.table.to_json(), self.deadline
+
+    def _saved(self, version: int, staged: Staged) -> None:
+        for move in staged.moves:
             if move.player in self.accounts:
                 self.accounts[move.player] += move.amount
+        for item in staged.frames:
+            self.broadcast(item)
+        if staged.publish:
+            self._request(staged.full, staged.you)
+        if self.journal.staged is None and self.deferred is not None:
+            full, you = self.deferred
+            self.deferred = None
+            self.publish_soon(tuple(you), only=None if full else tuple(you))
+
+    def _request(self, full: bool, you: Set[str]) -> None:
+        """Remembers a publish until the room's state in memory is all saved."""
+        if self.deferred is None:
+            self.deferred = (full, set(you))
+        else:
+            self.deferred = (self.deferred[0] or full, self.deferred[1] | you)
+
+    def _refused(self, error: BaseException) -> None:
+        """A change was refused: nothing more is staged until the room is read back."""
+        log.warning("room %s: a change was refused (%s); reading the room back", self.id, error)
+        self.broken = True
+        self.read_back = asyncio.get_running_loop().create_task(self._read_back())
+
+    async def _read_back(self) -> None:
+        async with self.lock:
+            try:
+                await self.reload()
+                self.broken = False
+            except Exception:
+                log.exception("room %s: cannot read the room back", self.id)
+                return
+        await self.publish()
+        self.changed.set()
+
+    @property
+    def lease(self) -> int:
+        """The version of the room's lease this process holds."""
+        return self.journal.lease or 0
 
     async def reload(self) -> None:
-        """The room as last saved."""
+        """The room as last saved (StaleState when another process took its lease: the
+        room then leaves memory)."""
         stored = await self.db(self.store.room, self.id)
         assert stored is not None
+        if stored.lease_version != self.lease or stored.lease_owner != self.lease_owner:
+            if self.lost is not None:
+                asyncio.get_running_loop().create_task(self.lost(self))
+            raise StaleState(f"room {self.id}: another process holds its lease")
         self.table = Table.from_json(stored.state)
-        self.version = stored.version
+        self.journal.version = stored.version
         self.deadline = stored.deadline
 
     async def learn_names(self, players: List[str]) -> None:
@@ -201,8 +300,8 @@ class Room:
 
     # ------------------------------------------------------------------ frames
 
-    def public_text(self) -> str:
-        """The ``state`` frame, serialized once for everyone in the room."""
+    def public_wire(self) -> Wire:
+        """The ``state`` frame, encoded once for everyone in the room."""
         left = None if self.deadline is None or self.table.round is None else self.deadline - time.time()
         frame = state_frame(
             self.id,
@@ -212,44 +311,88 @@ class Room:
             deadline_in=left,
             ladders=(self.config.money_ladder, self.config.points_ladder),
         )
-        return encode_text(frame)
+        return wire(frame)
 
-    def broadcast_text(self, text: str) -> None:
-        """Queues one serialized frame to every connection of the room."""
+    def move_clients(self, url: Optional[str]) -> None:
+        """Sends every connection of the room the ``redirect`` frame naming the process
+        that plays it now (``url``; ``None``: not known, try any) and closes it (4307)."""
+        item = wire({"type": "redirect", "room": self.id, "url": url})
+        for clients in list(self.clients.values()):
+            for client in list(clients):
+                client.send(item)
+                client.close(4307)
+
+    def broadcast(self, item: Wire) -> None:
+        """Queues one encoded frame to every connection of the room."""
         for clients in self.clients.values():
             for client in clients:
-                client.send(text)
+                client.send(item)
 
-    async def publish(self, also: Tuple[str, ...] = ()) -> None:
+    async def publish(self, also: Tuple[str, ...] = (), *, only: Optional[Tuple[str, ...]] = None) -> None:
         """Sends everyone the room's ``state`` (made once) and the ``you`` frame to each
         player whose own view may have changed: the seated, those dealt in or waiting now
-        or at the last publish, and ``also``."""
+        or at the last publish, and ``also``; with ``only``, to those players alone (a
+        seat's own round action changes no other seat's view)."""
         await self.learn_names(list(self.players))
-        self.broadcast_text(self.public_text())
+        for player in self._you_targets(also, only, remember=False):
+            if self.clients.get(player):
+                await self.account(player)
+        self.publish_soon(also, only=only)
+
+    def publish_soon(self, also: Tuple[str, ...] = (), *, only: Optional[Tuple[str, ...]] = None) -> None:
+        """:meth:`publish` now when the names and accounts it shows are known (the usual
+        case), else in a task that reads them first; but while changes in memory are not
+        all saved, after the save (a frame never shows what a crash could undo)."""
+        if self.journal.staged is not None or self.journal.writing is not None:
+            self._request(only is None, set(also if only is None else only))
+            return
+        known = all(p in self.names for p in self.players) and all(
+            p in self.accounts for p in self._you_targets(also, only, remember=False) if self.clients.get(p)
+        )
+        if known:
+            self._publish_now(also, only)
+        else:
+            asyncio.get_running_loop().create_task(self.publish(also, only=only))
+
+    def _you_targets(self, also: Tuple[str, ...], only: Optional[Tuple[str, ...]], *, remember: bool) -> Set[str]:
+        if only is not None:
+            return set(only)
         now = set(self.players) | set(self.waiting)
         if self.table.round is not None:
             now |= {cast(str, p) for p in self.table.round.players}
         targets = now | self.shown | set(also)
-        self.shown = now
-        for player in targets:
-            await self.send_you(player)
+        if remember:
+            self.shown = now
+        return targets
+
+    def _publish_now(self, also: Tuple[str, ...], only: Optional[Tuple[str, ...]]) -> None:
+        self.broadcast(self.public_wire())
+        for player in self._you_targets(also, only, remember=True):
+            self._send_you_now(player)
 
     async def send_you(self, player: str) -> None:
-        """The player's ``you`` frame, to each of its connections."""
+        """The player's ``you`` frame, to each of its connections that was not sent this
+        same frame last."""
+        if self.clients.get(player):
+            await self.account(player)
+            self._send_you_now(player)
+
+    def _send_you_now(self, player: str) -> None:
         clients = self.clients.get(player)
         if not clients:
             return
-        account = await self.account(player)
         frame = you_frame(
             self.table,
             viewer=player,
             name=self.names.get(player, ""),
-            account=account,
+            account=self.accounts.get(player),
             waiting=player in self.waiting,
         )
-        text = encode_text(frame)
+        item = wire(frame)
         for client in list(clients):
-            client.send(text)
+            if client.you != item.data:
+                client.you = item.data
+                client.send(item)
 
     async def account(self, player: str) -> int:
         """The player's account (money not at the table), cached; read again on every
@@ -275,17 +418,22 @@ class Room:
             self.attach(client)
             player = client.player
             seated = player in self.table.players
-            if seated and self.table.player(player).disconnected:
-                self.table.reconnect(player)
-                await self.commit()
             self.accounts.pop(player, None)
             await self.learn_names([player])
+            await self.account(player)
+            changed = seated and self.table.player(player).disconnected
+            if changed:
+                self.table.reconnect(player)
+                await self.commit(publish=True, also=(player,))
             self.last_used = time.monotonic()
-        if seated:
+        if seated and not changed:
             await self.publish(also=(player,))
-        else:
-            client.send(self.public_text())
-            await self.send_you(player)
+        elif not seated:
+            if self.journal.staged is None and self.journal.writing is None:
+                client.send(self.public_wire())
+                await self.send_you(player)
+            else:  # the room's next frames, once saved, go to it too
+                self._request(False, {player})
         self.changed.set()
 
     async def disconnect(self, client: Client) -> None:
@@ -314,7 +462,8 @@ class Room:
                 info = self.table.player(player) if seated else None
                 if info is not None and not info.left and not info.disconnected and seat in rnd.present:
                     self.table.disconnect(player)
-                    await self.commit()
+                    await self.commit(publish=True)
+                    seated = False  # published with the change
         if seated:
             await self.publish()
         self.changed.set()
@@ -348,17 +497,16 @@ class Room:
                 if target is None or not is_ai(target) or len(self.waiting) >= self.table.size:
                     raise GameError("the table is full", code="table_full")
                 if self.table.round is None:
-                    await self._stand_up(target)
+                    self._stand_up(target)
                 else:
                     self.table.stand_after_round(target)
-                    await self.commit()
                     self.waiting[player] = (seat, amount)
+                    await self.commit(publish=True, also=(player,))
                     queued = True
             if not queued:
                 self.table.sit(player, seat, balance=amount)
-                await self.commit([Move(player, -amount, "sit")])
+                await self.commit([Move(player, -amount, "sit")], publish=True, also=(player,))
             result = {"queued": queued}
-        await self.publish(also=(player,))
         self.changed.set()
         return result
 
@@ -375,18 +523,29 @@ class Room:
                     self.table.leave(player)
                 else:
                     self.table.stand_after_round(player)
-                await self.commit()
                 later = True
             else:
-                await self._stand_up(player)
+                self._stand_up(player)
                 later = False
-        await self.publish(also=(player,))
+            await self.commit(publish=True, also=(player,))
         self.changed.set()
         return {"after_round": later}
 
-    async def _stand_up(self, player: str) -> None:
+    def _stand_up(self, player: str) -> "asyncio.Future[int]":
+        """Stands the player up now, its table balance back to its account (staged)."""
         record = self.table.stand(player)
-        await self.commit([Move(player, record.balance, "stand", overdraw=True)])
+        return self.stage(self._stand_moves(player, record.balance))
+
+    def _stand_moves(self, player: str, balance: int, round_no: Optional[int] = None) -> List[Move]:
+        """The money of a seat standing up with ``balance``: back to its account, and an
+        AI seat's float on to the house (token accounts)."""
+        moves = [Move(player, balance, "stand", overdraw=True, round_no=round_no)]
+        if self.ai_float and is_ai(player):
+            moves += [
+                Move(player, -balance, "float", overdraw=True, round_no=round_no),
+                Move(HOUSE, balance, "float", overdraw=True, round_no=round_no),
+            ]
+        return moves
 
     async def play(self, player: str, action: str, **kw: Any) -> Dict[str, Any]:
         """A round action of the player's own seat: ``"submit"`` (front, middle, back),
@@ -407,8 +566,8 @@ class Room:
                 rnd.surrender(seat)
             else:  # pragma: no cover - the protocol names the actions
                 raise GameError(f"unknown action {action!r}", code="unknown")
-            await self.commit()
-        await self.publish()
+            saved = self.stage(publish=True, only=(player,))
+        await saved  # sent with the others saved with it; answered once saved
         self.changed.set()
         return {}
 
@@ -485,10 +644,10 @@ class Room:
             ]
             if waiting and (self.deadline is None or now < self.deadline):
                 return None if self.deadline is None else self.deadline - now
+            self._auto_play()  # the gifts decided for the seats the engine gives for (代打)
             rnd.finish_swap(auto_missing=True)
             self.deadline = now + self.config.arrange_seconds
-            await self.commit()
-            await self.publish()
+            await self.commit(publish=True)
             return 0.0
         if rnd.phase == "arrange":
             ai = [s for s in rnd.missing if is_ai(rnd.players[s])]
@@ -497,18 +656,22 @@ class Room:
                 return 0.0  # solved on the next turn of the clock, if not yet
             if rnd.missing and (self.deadline is None or now < self.deadline):
                 return None if self.deadline is None else self.deadline - now
+            self._auto_play()
             await self._finish_round()
             return self.config.pause_seconds
         return None  # pragma: no cover - a table round is never left settled
 
     async def _start_round(self) -> bool:
+        """Stands up who did not come back, seats who waited, fills seats with AI players
+        and deals, when the room can play: one change, saved before anyone is told."""
         table = self.table
         now = time.time()
+        staged: List["asyncio.Future[int]"] = []
         # People who did not come back in time stand up; people waiting for a seat sit.
         for p in list(self.players):
             if not is_ai(p) and not self.online(p):
                 if now - self.offline_since.get(p, now) >= self.config.grace_seconds:
-                    await self._stand_up(p)
+                    staged.append(self._stand_up(p))
         for p, (seat, amount) in list(self.waiting.items()):
             free = [s for s, q in enumerate(table.seats) if q is None]
             if not free or not self.online(p):
@@ -517,66 +680,105 @@ class Room:
                 seat = None
             try:
                 table.sit(p, seat, balance=amount)
-                await self.commit([Move(p, -amount, "sit")])
+                staged.append(self.stage([Move(p, -amount, "sit")]))
             except ThirteenError:
                 pass
             self.waiting.pop(p, None)
         humans = [p for p in self.players if not is_ai(p)]
+        started = False
         if not any(self.online(p) for p in humans):
             for p in [p for p in self.players if is_ai(p)]:
-                await self._stand_up(p)
-            return False
-        ai_seated = len([p for p in table.players if is_ai(p)])
-        while ai_seated < self.config.ai and None in table.seats:
-            await self._seat_ai()
-            ai_seated += 1
-        if len(table.players) < 2 or len(table.players) not in table.rules.players:
-            return False
-        number = table.rounds_played + 1
-        rnd = table.start_round(seed=self.config.round_seed(self.id, number))
-        limit = self.config.swap_seconds if rnd.phase == "swap" else self.config.arrange_seconds
-        self.deadline = now + limit
-        await self.commit()
-        await self.publish()
-        return True
+                staged.append(self._stand_up(p))
+        else:
+            ai_seated = len([p for p in table.players if is_ai(p)])
+            while ai_seated < self.config.ai and None in table.seats:
+                seated = await self._seat_ai()
+                if seated is None:
+                    break
+                staged.append(seated)
+                ai_seated += 1
+            if len(table.players) >= 2 and len(table.players) in table.rules.players:
+                number = table.rounds_played + 1
+                rnd = table.start_round(seed=self.config.round_seed(self.id, number))
+                limit = self.config.swap_seconds if rnd.phase == "swap" else self.config.arrange_seconds
+                self.deadline = now + limit
+                staged.append(self.stage())
+                started = True
+        if staged:
+            self.stage(publish=True)
+            for saved in staged:
+                await saved
+        return started
 
-    async def _seat_ai(self) -> None:
+    async def _seat_ai(self) -> "Optional[asyncio.Future[int]]":
+        """Seats an AI player (staged): with a bankroll minted for it (play money), or
+        with ``ai_float`` moved from the house account, when the house can pay it (else
+        no AI seat sits: ``None``)."""
         player = f"ai-{secrets.token_hex(6)}"
         name = f"AI {1 + len([p for p in self.table.players if is_ai(p)])}"
         amount = self.config.ai_bankroll
-        await self.db(self.store.new_player, player, name, "ai", amount)
+        if self.ai_float:
+            if await self.db(self.store.balance, HOUSE) < amount:
+                log.info("room %s: the house cannot float an AI seat (%d)", self.id, amount)
+                return None
+            await self.db(self.store.new_player, player, name, "ai", 0)
+            moves = [Move(HOUSE, -amount, "float"), Move(player, amount, "float")]
+        else:
+            await self.db(self.store.new_player, player, name, "ai", amount)
+            moves = []
         self.names[player] = name
         self.table.sit(player, balance=amount)
-        await self.commit([Move(player, -amount, "sit")])
+        return self.stage(moves + [Move(player, -amount, "sit")])
 
     async def _solve_ai(self) -> None:
-        """Decides for the AI seats still to give (swap-three, 换三张) or to play (a
-        submission, or surrendering where the rules allow it), without holding the room's
-        lock: a decision takes a while and its time depends on the AI seats' cards, so no
-        player's answer may wait for it (nor could time it). The decisions wait in
-        ``ai_ready`` for the next step to make (see :meth:`_ai_play`)."""
+        """Decides, without holding the room's lock, for the AI seats still to give
+        (swap-three, 换三张) or to play (a submission, or surrendering where the rules allow
+        it), and for the people's seats the engine will decide for (代打: out of time, or
+        disconnected): a decision takes a while and its time depends on the seat's cards,
+        so no player's answer may wait for it (nor could time it). The decisions wait in
+        ``ai_ready`` and ``auto_ready`` for the next step (:meth:`_ai_play`,
+        :meth:`_auto_play`)."""
         rnd = self.table.round
         if rnd is None or rnd.phase not in ("swap", "arrange"):
             return
         phase = rnd.phase
+        late = self.deadline is not None and time.time() >= self.deadline
         if phase == "swap":
-            seats = [s for s in rnd.present if s not in rnd.given and is_ai(rnd.players[s])]
+            open_seats = [s for s in rnd.present if s not in rnd.given]
         else:
-            seats = [s for s in rnd.missing if is_ai(rnd.players[s])]
-        hands = {s: rnd.hand(s) for s in seats}
-        if not seats or (self.ai_ready is not None and self.ai_ready[0] == (phase, hands)):
-            return
+            open_seats = list(rnd.missing)
+        ai = [s for s in open_seats if is_ai(rnd.players[s])]
+        auto = [s for s in open_seats if not is_ai(rnd.players[s]) and (late or s in rnd.disconnected)]
         players = len(rnd.present) if len(rnd.present) in rnd.rules.players else rnd.seats
-        banker = {s: rnd.rules.mode == "banker" and s == rnd.banker for s in seats}
+        banker = rnd.banker if rnd.rules.mode == "banker" else None
         rules, seed = rnd.rules, rnd.seed
+        for seats, attr in ((ai, "ai_ready"), (auto, "auto_ready")):
+            hands = {s: rnd.hand(s) for s in seats}
+            ready = getattr(self, attr)
+            if seats and (ready is None or ready[0] != (phase, hands)):
+                decided = await asyncio.to_thread(_decide, phase, rules, players, banker, seed, hands)
+                setattr(self, attr, ((phase, hands), decided))
 
-        def solve_all() -> Dict[int, Any]:
-            # The gift (换三张) or the play (a submission, or "surrender") the engine makes.
-            if phase == "swap":
-                return {s: engine_gift(rules, h, players=players, banker=banker[s], seed=gift_seed(seed, s)) for s, h in hands.items()}
-            return {s: engine_play(rules, h, players=players, banker=banker[s]) for s, h in hands.items()}
-
-        self.ai_ready = ((phase, hands), await asyncio.to_thread(solve_all))
+    def _auto_play(self) -> None:
+        """Records the decisions of the people's seats the engine decides for (代打: a gift
+        in the swap, a play or surrendering in the arrangement), whose hands are still the
+        ones decided for; a seat not decided yet is decided when the swap ends
+        (``finish_swap(auto_missing=True)``) or the round settles."""
+        rnd = self.table.round
+        ready, self.auto_ready = self.auto_ready, None
+        if rnd is None or ready is None:
+            return
+        (phase, hands), decided = ready
+        if phase != rnd.phase:
+            return
+        late = self.deadline is not None and time.time() >= self.deadline
+        seats = [s for s in rnd.present if s not in rnd.given] if phase == "swap" else rnd.missing
+        for s in seats:
+            if s in decided and hands.get(s) == rnd.hand(s) and not is_ai(rnd.players[s]):
+                if s in rnd.disconnected:
+                    rnd.auto(s, "disconnect", play=decided[s])
+                elif late:
+                    rnd.auto(s, "timeout", play=decided[s])
 
     async def _ai_play(self, seats: List[int]) -> None:
         """Submits the solved plays of AI ``seats`` whose hands are still the ones solved."""
@@ -597,8 +799,7 @@ class Room:
                     rnd.submit(s, plays[s])
                 played = True
         if played:
-            await self.commit()
-            await self.publish()
+            await self.stage(publish=True, only=())
 
     async def _finish_round(self) -> None:
         table = self.table
@@ -607,14 +808,27 @@ class Room:
         report = table.finish_round(auto_missing=True)
         number = table.rounds_played
         plays = rnd.submissions
-        moves = [Move(p, report.balances[p], "stand", overdraw=True) for p in report.stood_up]
+        moves = [m for p in report.stood_up for m in self._stand_moves(p, report.balances[p], number)]
         rake = sum(report.result.rake)
         if rake:
-            moves.append(Move(HOUSE, rake, "rake"))
+            moves.append(Move(HOUSE, rake, "rake", round_no=number))
         await self.learn_names(list(cast(Tuple[str, ...], report.players)))
-        frame = result_frame(self.id, number, report, plays, self.names)
+        result = wire(result_frame(self.id, number, report, plays, self.names))
         self.deadline = None
-        await self.commit(moves, round_no=number, settlement=frame)
         self.next_start = time.time() + self.config.pause_seconds
-        self.broadcast_text(encode_text(frame))
-        await self.publish()
+        await self.commit(moves, settlement=(number, result), publish=True)
+
+
+def _decide(
+    phase: str, rules: Any, players: int, banker: Optional[int], seed: Optional[int], hands: Dict[int, Any]
+) -> Dict[int, Any]:
+    """The engine's decisions for round seats holding ``hands`` at a table of ``players``
+    (``banker``: the banker's seat in banker mode), run in a thread: in the ``"swap"`` phase
+    each seat's gift (换三张, the round's ``seed`` makes it a replay's), else its play (a
+    submission, or ``"surrender"``)."""
+    if phase == "swap":
+        return {
+            s: engine_gift(rules, h, players=players, banker=s == banker, seed=gift_seed(seed, s))
+            for s, h in hands.items()
+        }
+    return {s: engine_play(rules, h, players=players, banker=s == banker) for s, h in hands.items()}

@@ -16,7 +16,6 @@ another, fails the rising sequence number or the nonce (replayed).
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import secrets
 import time
@@ -112,7 +111,7 @@ def verify_resume(public_hex: str, nonce: str, session: str, proof: str) -> bool
 def sign(key: str, nonce: str, seq: int, body: str) -> str:
     """The signature of one message: hex HMAC-SHA256 keyed by the connection key's 32
     bytes over ``nonce + "\\n" + seq + "\\n" + body``."""
-    return hmac.new(bytes.fromhex(key), f"{nonce}\n{seq}\n{body}".encode(), hashlib.sha256).hexdigest()
+    return hmac.digest(bytes.fromhex(key), f"{nonce}\n{seq}\n{body}".encode(), "sha256").hex()
 
 
 def verify(expected: str, got: str) -> bool:

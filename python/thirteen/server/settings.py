@@ -52,6 +52,11 @@ class ServerSettings:
             refused (HTTP 403); a client sending no ``Origin`` (not a browser) is let in.
         trusted_proxies: addresses of reverse proxies whose ``X-Forwarded-For`` names the
             client; empty: the peer address is the client's.
+        lease_seconds: how long a room's lease lasts unless renewed (renewed every third
+            of it): after its holder dies, another process takes the room this long after
+            the last renewal at most.
+        advertise: the WebSocket URL clients reach this process at (``ws://`` or ``wss://``
+            ... ``/ws``): its name in the rooms' leases, sent in ``redirect`` frames.
     """
 
     db: str = "sqlite:///thirteen.db"
@@ -79,6 +84,8 @@ class ServerSettings:
     ping_timeout: float = 20.0
     allowed_origins: Tuple[str, ...] = ()
     trusted_proxies: Tuple[str, ...] = ()
+    lease_seconds: float = 10.0
+    advertise: str = ""
 
 
 def _default_room() -> Any:

@@ -24,8 +24,9 @@ change survives the server process being killed); any SQLAlchemy URL works
 from __future__ import annotations
 
 import json
+import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Dict, Iterable, List, Optional, Sequence
 
 from sqlalchemy import (
@@ -68,6 +69,7 @@ __all__ = [
     "NoGrant",
     "TokenReplayed",
     "Move",
+    "Change",
     "HOUSE",
     "SCHEMA",
     "masked_url",
@@ -76,7 +78,7 @@ __all__ = [
 #: The account the rake (服务费) is paid to.
 HOUSE = "house"
 #: The version of the tables below; a database made by another version is refused.
-SCHEMA = "2"
+SCHEMA = "3"
 
 metadata = MetaData()
 
@@ -96,6 +98,11 @@ rooms = Table(
     Column("version", Integer, nullable=False),
     Column("deadline", Float, nullable=True, index=True),
     Column("updated", Float, nullable=False),
+    # The lease (schema 3): the process playing the room (its address), the lease's
+    # version (raised by every take-over: every write of the room names it), its expiry.
+    Column("lease_owner", String(200), nullable=True),
+    Column("lease_version", BigInteger, nullable=False, server_default="0"),
+    Column("lease_expires", Float, nullable=True),
 )
 
 accounts = Table(
@@ -161,6 +168,30 @@ ledger = Table(
 )
 
 
+class _HotSql:
+    """The statements of every change, as the driver's own SQL text with named parameters
+    (``:name`` for SQLite, ``%(name)s`` for psycopg)."""
+
+    def __init__(self, paramstyle: str) -> None:
+        def p(name: str) -> str:
+            return f":{name}" if paramstyle == "named" else f"%({name})s"
+
+        self.update_room = (
+            f"UPDATE rooms SET state = {p('state')}, version = {p('next')}, deadline = {p('deadline')}, "
+            f"updated = {p('updated')} WHERE id = {p('id')} AND version = {p('version')}"
+        )
+        self.update_room_fenced = self.update_room + f" AND lease_version = {p('lease')}"
+        self.insert_settlement = (
+            f"INSERT INTO settlements (room, round_no, report, created) "
+            f"VALUES ({p('room')}, {p('round_no')}, {p('report')}, {p('created')})"
+        )
+        self.move = f"UPDATE accounts SET balance = balance + {p('amount')} WHERE player = {p('player')}"
+        self.move_covered = self.move + f" AND balance + {p('amount')} >= 0"
+        self.insert_ledger = (
+            f"INSERT INTO ledger (player, room, round_no, kind, amount, created) VALUES "
+            f"({p('player')}, {p('room')}, {p('round_no')}, {p('kind')}, {p('amount')}, {p('created')})"
+        )
+
 class StoreError(ThirteenError):
     """A change the database refused; nothing of it was applied."""
 
@@ -208,24 +239,48 @@ class Move:
     """Money into (``amount`` > 0) or out of (< 0) an account, in minor currency units,
     recorded in the ledger as ``kind`` (``"sit"``, ``"stand"``, ``"rake"``, ...). A move
     out of an account is refused when the account cannot pay it, unless ``overdraw``
-    (a seat that lost more than it had brings its debt back: a loss is never capped)."""
+    (a seat that lost more than it had brings its debt back: a loss is never capped).
+    ``round_no``: the round it belongs to in the ledger."""
 
     player: str
     amount: int
     kind: str
     overdraw: bool = False
+    round_no: Optional[int] = None
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change of a room for :meth:`Store.commit_many`: the saved ``version`` it was
+    made on, the new ``state`` (``Table.to_json``), the clock's ``deadline``, the money
+    ``moves`` (each with its own ``round_no`` in the ledger) and, when a round ends, its
+    ``settlement`` (the result frame's JSON text) under ``round_no``; ``lease``: the lease version the
+    writer holds (the write is refused when the room's lease has moved on since: a fenced,
+    late writer), ``None``: not checked."""
+
+    room: str
+    version: int
+    state: str
+    deadline: Optional[float]
+    moves: Sequence[Move] = ()
+    round_no: Optional[int] = None
+    settlement: Optional[str] = None
+    lease: Optional[int] = None
 
 
 @dataclass(frozen=True)
 class StoredRoom:
     """A room as saved: its id, settings, ``Table.to_json`` text, version and the clock's
-    deadline (epoch seconds, or ``None``)."""
+    deadline (epoch seconds, or ``None``); its lease's owner, version and expiry."""
 
     id: str
     config: Dict[str, Any]
     state: str
     version: int
     deadline: Optional[float]
+    lease_owner: Optional[str] = None
+    lease_version: int = 0
+    lease_expires: Optional[float] = None
 
 
 @dataclass(frozen=True)
@@ -265,6 +320,10 @@ class Store:
         self.engine: Engine = create_engine(url, **kwargs)
         if self.sqlite:
             _sqlite_pragmas(self.engine)
+        self.sql = _HotSql("named" if self.sqlite else "pyformat")
+        # The group commit's own connection, kept open (no pool checkout per batch).
+        self._hot: Optional[Connection] = None
+        self._hot_lock = threading.Lock()
         self._check_schema()
         metadata.create_all(self.engine)
         with self.engine.begin() as conn:
@@ -277,7 +336,8 @@ class Store:
             )
 
     def _check_schema(self) -> None:
-        """Refuses a database made by another version of these tables (StoreError)."""
+        """Refuses a database made by another version of these tables (StoreError); schema
+        2 is brought to 3 (the lease columns)."""
         names = set(inspect(self.engine).get_table_names())
         if "accounts" not in names:
             return
@@ -285,6 +345,13 @@ class Store:
         if "meta" in names:
             with self.engine.connect() as conn:
                 found = conn.execute(select(meta.c.value).where(meta.c.key == "schema")).scalar()
+        if found == "2":  # schema 3 adds the lease columns to rooms
+            with self.engine.begin() as conn:
+                conn.exec_driver_sql("ALTER TABLE rooms ADD COLUMN lease_owner VARCHAR(200)")
+                conn.exec_driver_sql("ALTER TABLE rooms ADD COLUMN lease_version BIGINT NOT NULL DEFAULT 0")
+                conn.exec_driver_sql("ALTER TABLE rooms ADD COLUMN lease_expires FLOAT")
+                conn.execute(update(meta).where(meta.c.key == "schema").values(value=SCHEMA))
+            return
         if found != SCHEMA:
             raise StoreError(
                 f"the database {masked_url(self.url)} has tables of schema {found or 1}, this server "
@@ -293,6 +360,10 @@ class Store:
 
     def close(self) -> None:
         """Closes the connection pool."""
+        with self._hot_lock:
+            if self._hot is not None:
+                self._hot.close()
+                self._hot = None
         self.engine.dispose()
 
     # ------------------------------------------------------------------ accounts, sessions
@@ -303,7 +374,19 @@ class Store:
         now = time.time()
         with self.engine.begin() as conn:
             self._insert_account(conn, player, name, kind, now)
-            self._credit(conn, player, balance, "mint", now)
+            if balance:
+                self._credit(conn, player, balance, "mint", now)
+
+    def deposit(self, player: str, amount: int) -> None:
+        """Money brought in from outside into an existing account (ledger kind
+        ``deposit``): the operator funding the house's float for AI seats in token mode,
+        for one. Raises StoreError for an unknown account or a negative amount."""
+        if amount < 0:
+            raise StoreError(f"a deposit is not negative, got {amount}")
+        with self.engine.begin() as conn:
+            if conn.execute(select(accounts.c.player).where(accounts.c.player == player)).first() is None:
+                raise StoreError(f"no account {player!r}")
+            self._credit(conn, player, amount, "deposit", time.time())
 
     def open_play_account(
         self,
@@ -510,54 +593,205 @@ class Store:
             AlreadySettled: round ``round_no`` of the room was settled before.
             InsufficientFunds: an account would go below 0.
         """
+        report = None if settlement is None else json.dumps(settlement, ensure_ascii=False)
+        moves = tuple(m if m.round_no is not None else replace(m, round_no=round_no) for m in moves)
+        change = Change(room, version, state, deadline, moves, round_no, report)
+        outcome = self.commit_many([change])[0]
+        if isinstance(outcome, StoreError):
+            raise outcome
+        return int(outcome)
+
+    def commit_many(self, changes: Sequence[Change]) -> List[Any]:
+        """Several changes (of rooms, see :meth:`commit`) in one transaction, each all or
+        nothing within it: a refused change leaves no trace and does not stop the others.
+
+        Returns:
+            Per change, in order, the room's new version or the :class:`StoreError` that
+            refused it (:class:`StaleState`, :class:`AlreadySettled`,
+            :class:`InsufficientFunds`).
+
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the transaction failed as a whole (nothing
+                of any change was written).
+        """
         now = time.time()
+        out: List[Any] = []
+        with self._hot_lock:
+            conn = self._hot
+            if conn is None or conn.closed or conn.invalidated:
+                conn = self._hot = self.engine.connect()
+            try:
+                self._write(conn, changes, out, now)
+            except BaseException:
+                self._hot = None
+                conn.close()
+                raise
+        return out
+
+    def _write(self, conn: Connection, changes: Sequence[Change], out: List[Any], now: float) -> None:
+        with conn.begin():
+            # The driver's own cursor: these few statements are the server's hot path.
+            cursor = conn.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
+            try:
+                for change in changes:
+                    if not change.moves and change.settlement is None:
+                        out.append(self._apply(cursor, change, now))
+                        continue
+                    # Money or a settlement: the change in a savepoint, so that a refusal
+                    # after its first statements leaves nothing of it.
+                    cursor.execute("SAVEPOINT thirteen_change")
+                    try:
+                        out.append(self._apply(cursor, change, now))
+                    except StoreError as exc:
+                        cursor.execute("ROLLBACK TO SAVEPOINT thirteen_change")
+                        out.append(exc)
+                    cursor.execute("RELEASE SAVEPOINT thirteen_change")
+            finally:
+                cursor.close()
+
+    def _apply(self, cursor: Any, change: Change, now: float) -> Any:
+        """Writes one change with the driver's ``cursor`` (raises its refusal, or
+        returns it when nothing was written: a stale version)."""
+        sql = self.sql
+        params = {
+            "id": change.room,
+            "version": change.version,
+            "state": change.state,
+            "next": change.version + 1,
+            "deadline": change.deadline,
+            "updated": now,
+        }
+        if change.lease is not None:
+            params["lease"] = change.lease
+        cursor.execute(sql.update_room if change.lease is None else sql.update_room_fenced, params)
+        if cursor.rowcount != 1:
+            stale = StaleState(
+                f"room {change.room!r} changed since version {change.version} (or its lease {change.lease} moved on)"
+            )
+            if change.moves or change.settlement is not None:
+                raise stale
+            return stale
+        if change.settlement is not None:
+            try:
+                cursor.execute(
+                    sql.insert_settlement,
+                    {"room": change.room, "round_no": change.round_no, "report": change.settlement, "created": now},
+                )
+            except self.engine.dialect.loaded_dbapi.IntegrityError:
+                raise AlreadySettled(
+                    f"round {change.round_no} of room {change.room!r} is already settled"
+                ) from None
+        for move in change.moves:
+            if move.amount == 0:
+                continue
+            cursor.execute(
+                sql.move if move.overdraw else sql.move_covered, {"player": move.player, "amount": move.amount}
+            )
+            if cursor.rowcount != 1:
+                raise InsufficientFunds(f"account {move.player!r} cannot pay {-move.amount}")
+            cursor.execute(
+                sql.insert_ledger,
+                {
+                    "player": move.player,
+                    "room": change.room,
+                    "round_no": move.round_no,
+                    "kind": move.kind,
+                    "amount": move.amount,
+                    "created": now,
+                },
+            )
+        return change.version + 1
+
+    # ------------------------------------------------------------------ leases
+
+    def take_lease(self, room: str, owner: str, seconds: float, *, steal: bool = False) -> Optional[StoredRoom]:
+        """Takes the room's lease for ``owner`` (a process's address) for ``seconds``: when
+        nobody holds it, its holder's lease has expired, ``owner`` holds it already (a
+        restart on the same address), or with ``steal``. The lease's version and the
+        room's version both go up, so that every write of the previous holder is refused
+        from now on (fencing). Returns the room as saved, with its new lease; ``None``
+        when another process holds it (:meth:`lease_owner` names it).
+
+        Raises:
+            StoreError: no such room.
+        """
+        now = time.time()
+        free = or_(
+            rooms.c.lease_owner.is_(None),
+            rooms.c.lease_owner == owner,
+            rooms.c.lease_expires.is_(None),
+            rooms.c.lease_expires < now,
+        )
+        where = [rooms.c.id == room]
+        if not steal:
+            where.append(free)
         with self.engine.begin() as conn:
             done = conn.execute(
                 update(rooms)
-                .where(rooms.c.id == room, rooms.c.version == version)
-                .values(state=state, version=version + 1, deadline=deadline, updated=now)
+                .where(*where)
+                .values(
+                    lease_owner=owner,
+                    lease_version=rooms.c.lease_version + 1,
+                    lease_expires=now + seconds,
+                    version=rooms.c.version + 1,
+                )
             )
             if done.rowcount != 1:
-                raise StaleState(f"room {room!r} changed since version {version}")
-            if settlement is not None:
-                try:
-                    with conn.begin_nested():
-                        conn.execute(
-                            insert(settlements).values(
-                                room=room,
-                                round_no=round_no,
-                                report=json.dumps(settlement, ensure_ascii=False),
-                                created=now,
-                            )
-                        )
-                except IntegrityError:
-                    raise AlreadySettled(
-                        f"round {round_no} of room {room!r} is already settled"
-                    ) from None
-            for move in moves:
-                if move.amount == 0:
-                    continue
-                where = [accounts.c.player == move.player]
-                if not move.overdraw:
-                    where.append(accounts.c.balance + move.amount >= 0)
-                done = conn.execute(
-                    update(accounts).where(*where).values(balance=accounts.c.balance + move.amount)
+                if conn.execute(select(rooms.c.id).where(rooms.c.id == room)).first() is None:
+                    raise StoreError(f"no room {room!r}")
+                return None
+            row = conn.execute(select(rooms).where(rooms.c.id == room)).first()
+        return _stored(row)
+
+    def lease_owner(self, room: str) -> Optional[str]:
+        """The process holding the room's lease now (``None``: nobody, or it expired)."""
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(rooms.c.lease_owner, rooms.c.lease_expires).where(rooms.c.id == room)
+            ).first()
+        if row is None or row[0] is None or row[1] is None or row[1] < time.time():
+            return None
+        return str(row[0])
+
+    def renew_leases(self, owner: str, held: Dict[str, int], seconds: float) -> List[str]:
+        """Renews ``owner``'s leases (room → lease version) for ``seconds`` from now, in
+        one transaction; returns the rooms whose lease it no longer holds."""
+        expires = time.time() + seconds
+        with self.engine.begin() as conn:
+            rows = conn.execute(
+                update(rooms)
+                .where(rooms.c.lease_owner == owner, rooms.c.id.in_(list(held)))
+                .values(lease_expires=expires)
+                .returning(rooms.c.id, rooms.c.lease_version)
+            ).all()
+        still = {r[0] for r in rows if held.get(r[0]) == r[1]}
+        return [room for room in held if room not in still]
+
+    def release_lease(self, room: str, owner: str, version: int) -> None:
+        """Gives the lease up (a room leaving memory, a server stopping): another process
+        may take it at once."""
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(rooms)
+                .where(rooms.c.id == room, rooms.c.lease_owner == owner, rooms.c.lease_version == version)
+                .values(lease_owner=None, lease_expires=None)
+            )
+
+    def orphans(self, limit: int) -> List[str]:
+        """Up to ``limit`` rooms with a round in progress whose lease nobody holds (its
+        holder died or stopped renewing), the soonest deadline first."""
+        now = time.time()
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(rooms.c.id)
+                .where(
+                    rooms.c.deadline.is_not(None),
+                    or_(rooms.c.lease_owner.is_(None), rooms.c.lease_expires.is_(None), rooms.c.lease_expires < now),
                 )
-                if done.rowcount != 1:
-                    raise InsufficientFunds(
-                        f"account {move.player!r} cannot pay {-move.amount}"
-                    )
-                conn.execute(
-                    insert(ledger).values(
-                        player=move.player,
-                        room=room,
-                        round_no=round_no,
-                        kind=move.kind,
-                        amount=move.amount,
-                        created=now,
-                    )
-                )
-        return version + 1
+                .order_by(rooms.c.deadline)
+                .limit(limit)
+            )
+            return [r[0] for r in rows]
 
     # ------------------------------------------------------------------ audit
 
@@ -614,7 +848,16 @@ def _insert_missing(conn: Connection, table: Table, values: Dict[str, Any]) -> N
 
 
 def _stored(row: Any) -> StoredRoom:
-    return StoredRoom(row.id, json.loads(row.config), row.state, row.version, row.deadline)
+    return StoredRoom(
+        row.id,
+        json.loads(row.config),
+        row.state,
+        row.version,
+        row.deadline,
+        row.lease_owner,
+        int(row.lease_version or 0),
+        row.lease_expires,
+    )
 
 
 def _sqlite_pragmas(engine: Engine) -> None:

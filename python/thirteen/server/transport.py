@@ -16,6 +16,11 @@ sockets used to exhaust the process's file descriptors (``EMFILE``) so that even
 
 A connection is counted from its acceptance until its socket closes, through the upgrade
 from HTTP to WebSocket.
+
+The WebSocket protocol offers itself to the application in the scope's ``extensions``
+(:data:`thirteen.server.wire.RAW_EXTENSION`), so that frames encoded once are written
+straight to the socket, and reads up to :data:`READ_AHEAD` messages ahead of the
+application (uvicorn pauses the socket after every message).
 """
 
 from __future__ import annotations
@@ -28,7 +33,12 @@ import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
-__all__ = ["Guard", "guarded_protocols"]
+from thirteen.server.wire import RAW_EXTENSION
+
+__all__ = ["Guard", "guarded_protocols", "READ_AHEAD"]
+
+#: Messages of a WebSocket read ahead of the application before the socket is paused.
+READ_AHEAD = 8
 
 log = logging.getLogger("thirteen.server")
 
@@ -115,6 +125,25 @@ def guarded_protocols(guard: Guard) -> Tuple[Type[asyncio.Protocol], Type[asynci
         def connection_lost(self, exc: Optional[Exception]) -> None:
             guard.release(self.transport)
             super().connection_lost(exc)
+
+        def send_receive_event_to_app(self) -> None:
+            # uvicorn stops reading the socket after every message until the application
+            # has taken it (two epoll changes per message); reading stops here only when
+            # READ_AHEAD messages wait (the rate limit bounds what a client can send), and
+            # never after the close was sent (the peer's close reply must be read).
+            paused = self.read_paused
+            self.read_paused = True  # the base class does not pause again
+            super().send_receive_event_to_app()
+            self.read_paused = paused
+            if not paused and not self.close_sent and self.queue.qsize() >= READ_AHEAD:
+                self.read_paused = True
+                self.transport.pause_reading()
+
+        def handle_connect(self, event: Any) -> None:
+            super().handle_connect(event)
+            scope = getattr(self, "scope", None)
+            if scope is not None:  # the application may write frames straight to the socket
+                scope["extensions"][RAW_EXTENSION] = self
 
     class GuardedHTTP(H11Protocol):
         _head_timer: Optional[asyncio.TimerHandle] = None

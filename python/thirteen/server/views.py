@@ -8,6 +8,7 @@ The one rule of this module: before the reveal a viewer sees only its own cards.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from thirteen import Arrangement, PlayerId, Declaration, Table, TableRound, TableRoundReport, format_cards, level_for
@@ -34,12 +35,21 @@ def play_dict(sub: Any) -> Dict[str, Any]:
 
 
 def _levels(money_ladder: str, points_ladder: str, balance: int, points: int) -> Dict[str, Any]:
-    money = level_for(money_ladder, max(balance, 0))
-    pts = level_for(points_ladder, max(points, 0))
+    money, pts = _level_pair(money_ladder, points_ladder, max(balance, 0), max(points, 0))
     return {
-        "money": {"level": money.level, "title": money.title},
-        "points": {"level": pts.level, "title": pts.title},
+        "money": {"level": money[0], "title": money[1]},
+        "points": {"level": pts[0], "title": pts[1]},
     }
+
+
+@functools.lru_cache(maxsize=4096)
+def _level_pair(
+    money_ladder: str, points_ladder: str, balance: int, points: int
+) -> Tuple[Tuple[int, str], Tuple[int, str]]:
+    """(level, title) on both ladders, remembered: a state frame shows every seat's."""
+    money = level_for(money_ladder, balance)
+    pts = level_for(points_ladder, points)
+    return (money.level, money.title), (pts.level, pts.title)
 
 
 def state_frame(
@@ -58,18 +68,22 @@ def state_frame(
     rules = table.rules
     rnd: Optional[TableRound] = table.round
     round_players = rnd.players if rnd is not None else ()
+    # Each of the round's properties is read once (every read builds its answer).
+    played = (set(rnd.submissions) | set(rnd.surrendered)) if rnd is not None else set()
+    gave = set(rnd.given) if rnd is not None else set()
     seats: List[Optional[Dict[str, Any]]] = []
     for seat, player in enumerate(table.seats):
         if player is None:
             seats.append(None)
             continue
         info = table.player(player)
+        ai = is_ai(player)
         entry: Dict[str, Any] = {
             "seat": seat,
             "player": player,
             "name": names.get(player, str(player)),
-            "ai": is_ai(player),
-            "online": is_ai(player) or bool(online.get(player)),
+            "ai": ai,
+            "online": ai or bool(online.get(player)),
             "balance": info.balance,
             "points": info.points,
             "levels": _levels(ladders[0], ladders[1], info.balance, info.points),
@@ -81,8 +95,8 @@ def state_frame(
         }
         if rnd is not None and player in round_players:
             s = round_players.index(player)
-            entry["played"] = s in rnd.submissions or s in rnd.surrendered
-            entry["gave"] = s in rnd.given
+            entry["played"] = s in played
+            entry["gave"] = s in gave
         seats.append(entry)
     round_view: Optional[Dict[str, Any]] = None
     if rnd is not None:
@@ -157,27 +171,37 @@ def result_frame(
 ) -> Dict[str, Any]:
     """The reveal of a settled round (every seat's play, the settlement lane by lane,
     scoops, home runs, units, money, balances, level changes, who stood up)."""
-    data = report.to_dict()
-    result = data["result"]
+    # Read from the report as it is (its to_dict() deep-copies the settlement: this frame
+    # is encoded at once and the report is not kept).
+    result = report.result
     seats = []
     for s, player in enumerate(report.players):
-        row = dict(data["players"][s])
-        row["name"] = names.get(player, str(player))
-        row["ai"] = is_ai(player)
-        row["seat"] = s
-        row["play"] = None if s not in plays else play_dict(plays[s])
-        row["escaped"] = s in report.result.escaped
-        row["surrendered"] = s in report.result.surrendered
-        row["rake"] = report.result.rake[s]
-        seats.append(row)
+        seats.append(
+            {
+                "player": player,
+                "units": report.units[player],
+                "money": report.money[player],
+                "balance": report.balances[player],
+                "points": report.points[player],
+                "auto": report.auto.get(player),
+                "stood_up": report.stood_up.get(player),
+                "name": names.get(player, str(player)),
+                "ai": is_ai(player),
+                "seat": s,
+                "play": None if s not in plays else play_dict(plays[s]),
+                "escaped": s in result.escaped,
+                "surrendered": s in result.surrendered,
+                "rake": result.rake[s],
+            }
+        )
     return {
         "type": "result",
         "room": room,
         "round": number,
         "seats": seats,
-        "settled_seats": result["settled_seats"],
-        "settlement": result["settlement"],
-        "stake": result["stake"],
-        "level_changes": data["level_changes"],
-        "bankrupt": data["bankrupt"],
+        "settled_seats": list(result.settled_seats),
+        "settlement": result.settlement,
+        "stake": result.stake,
+        "level_changes": [c.to_dict() for c in report.level_changes],
+        "bankrupt": list(report.bankrupt),
     }

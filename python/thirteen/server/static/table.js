@@ -70,14 +70,16 @@ function send(action) {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  S.ws = new WebSocket(`${proto}//${location.host}/ws`);
+  S.ws = new WebSocket(S.url || `${proto}//${location.host}/ws`);
   S.seq = 0;
   S.key = null;
   S.nonce = null;
   S.ws.onmessage = (ev) => onFrame(JSON.parse(ev.data));
   S.ws.onclose = () => {
-    log("connection closed; reconnecting…");
-    if (S.session) setTimeout(connect, 1500);
+    const moved = S.moved;
+    S.moved = false;
+    if (!moved) { S.url = null; log("connection closed; reconnecting…"); }
+    if (S.session || S.rejoin) setTimeout(connect, moved ? 0 : 1500);
   };
 }
 
@@ -88,11 +90,19 @@ async function onFrame(f) {
       S.nonce = f.nonce;
       S.mode = f.accounts;
       if (S.session && S.privateKey) {
-        S.ws.send(JSON.stringify({ type: "resume", protocol: 2, session: S.session, proof: await resumeProof() }));
+        S.ws.send(JSON.stringify({ type: "resume", protocol: 3, session: S.session, proof: await resumeProof() }));
+      } else if (S.rejoin) {
+        S.ws.send(JSON.stringify(S.rejoin));
       }
       break;
+    case "redirect":
+      // another process plays the room: reconnect there (the server closes this socket)
+      S.url = f.url || null;
+      S.moved = true;
+      log("the room is played by another server; moving there…");
+      break;
     case "welcome":
-      S.connKey = f.key; S.key = null;
+      S.connKey = f.key; S.key = null; S.rejoin = null;
       if (S.session !== f.session) {
         S.session = f.session;
         await saveSession({ session: f.session, privateKey: S.privateKey, room: f.room });
@@ -109,7 +119,7 @@ async function onFrame(f) {
     case "checked": showCheck(f); break;
     case "ok": onOk(f); break;
     case "pong": break;
-    case "error": onError(f); break;
+    case "error": S.rejoin = null; onError(f); break;
     default: log(`unknown frame ${f.type}`);
   }
 }
@@ -471,8 +481,9 @@ $("join").onclick = async () => {
   const pair = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"]);
   S.privateKey = pair.privateKey;
   const key = hex(await crypto.subtle.exportKey("raw", pair.publicKey));
-  const join = { type: "join", protocol: 2, room, key };
+  const join = { type: "join", protocol: 3, room, key };
   if (token) join.token = token; else join.name = name;
+  S.rejoin = join;  // sent again to the process a redirect names
   S.ws.send(JSON.stringify(join));
   S.autoSit = true;
 };

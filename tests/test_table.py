@@ -553,9 +553,11 @@ def test_bad_round_arguments() -> None:
 
 
 def auto_units(rules: RuleSet, n: int, seed: int) -> List[int]:
-    """The units of a round where everyone is auto-arranged (to choose where to seat)."""
+    """The units of a round where every seat submits the solver's play, as
+    :func:`submit_players` does (to choose where to seat)."""
     rnd = dealt_round(rules, n, seed=seed)
-    return list(rnd.settle(auto_missing=True).units)
+    submit_all(rnd, range(n))
+    return list(rnd.settle().units)
 
 
 def submit_players(table: Table, players: Sequence[Any]) -> None:

@@ -31,7 +31,7 @@ from thirteen import _core, cluster
 from thirteen.errors import LimitError, ThirteenError
 from thirteen.processes import Pool
 from thirteen.rules import RuleSet
-from thirteen.game.decisions import gift_seed
+from thirteen.game.decisions import AI_SAMPLES, AI_STRATEGY, gift_seed
 from thirteen.gifts import gift
 from thirteen.solver import solve
 from thirteen._core import Card, LaneTables
@@ -106,7 +106,7 @@ class Spec:
     rules: RuleSet
     players: int
     strategies: Tuple[str, ...]
-    samples: int = 200
+    samples: int = AI_SAMPLES
     seed: Optional[int] = None
     stake: int = 1
     rake: Optional[Rake] = None
@@ -341,11 +341,11 @@ def summarize(spec: Spec, counts: ShardCounts) -> Dict[str, Any]:
 def simulate(
     rules: RuleSet,
     players: int,
-    strategies: Sequence[str],
+    strategies: Optional[Sequence[str]],
     rounds: int,
     *,
     seed: Optional[int] = None,
-    samples: int = 200,
+    samples: int = AI_SAMPLES,
     stake: int = 1,
     rake: Optional[Rake] = None,
     advance: Callable[[], None] = lambda: None,
@@ -367,14 +367,17 @@ def simulate(
     Args:
         rules: the :class:`RuleSet`.
         players: table size (one the rules allow).
-        strategies: one strategy per seat: ``ev``, ``mc`` or ``greedy``. Under swap-three
+        strategies: one strategy per seat: ``ev``, ``mc`` or ``greedy``; ``None``: every
+            seat the engine's own (:data:`thirteen.game.decisions.AI_STRATEGY`, ``mc``: about
+            40 ms a seat at 4 players, 1,000 times ``ev``'s cost). Under swap-three
             (换三张) an ``ev`` or ``mc`` seat gives :func:`thirteen.gift`'s cards (about 20 ms
             each at 4 players), a ``greedy`` seat nothing; where the rules allow surrender
             an ``ev`` or ``mc`` seat surrenders when that loses less
             (:attr:`thirteen.Solution.surrenders`).
         rounds: rounds to play, 1 to :data:`MAX_ROUNDS`.
         seed: seed of round 0, 0 to 2**64 − ``rounds``; ``None``: random deals.
-        samples: Monte Carlo samples of ``mc`` seats.
+        samples: Monte Carlo samples of ``mc`` seats (default
+            :data:`~thirteen.game.decisions.AI_SAMPLES`, 1,000).
         stake: minor currency units per unit, for the rake (RULES.md 5 "Money").
         rake: ``(percent, cap)`` taken from each round's winners (as :func:`thirteen.money`),
             or ``None``.
@@ -427,7 +430,7 @@ def simulate(
 def _spec(
     rules: RuleSet,
     players: int,
-    strategies: Sequence[str],
+    strategies: Optional[Sequence[str]],
     rounds: int,
     seed: Optional[int],
     samples: int,
@@ -441,7 +444,7 @@ def _spec(
     if not isinstance(rules, RuleSet):
         raise TypeError(f"rules must be a thirteen.RuleSet, not {type(rules).__name__}")
     _core.deal(rules, players, 0)  # PlayerCountError before any work
-    strategies = tuple(strategies)
+    strategies = (AI_STRATEGY,) * players if strategies is None else tuple(strategies)
     if len(strategies) != players:
         raise ThirteenError(f"{len(strategies)} strategies for {players} players (one per seat)")
     for name in strategies:

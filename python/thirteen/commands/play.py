@@ -16,6 +16,7 @@ from thirteen._core import Arrangement, Card, Deal, Declaration, Settlement
 from thirteen.commands import options
 from thirteen.commands.interactive import Person
 from thirteen.commands.render import LANES, Screen, category_name, print_json, seat_name
+from thirteen.game.decisions import AI_STRATEGY
 from thirteen.rules import RuleSet
 
 __all__ = ["PlayedRound", "play_round", "register", "run", "show_round"]
@@ -78,7 +79,7 @@ def play_round(
     rules: RuleSet,
     players: int,
     seed: Optional[int],
-    strategy: str = "ev",
+    strategy: str = AI_STRATEGY,
     person: Optional[Person] = None,
 ) -> PlayedRound:
     """Deals a round, arranges every seat (seat 0 by ``person`` when given), and settles it
@@ -182,8 +183,8 @@ def register(sub: Any) -> None:
     options.add_common(p)
     p.add_argument("--seed", type=options.seed, default=None,
                    help="seed of the shuffle, 0 to 2**64-1 (default: secure random)")
-    p.add_argument("--strategy", default="ev", choices=options.STRATEGIES,
-                   help="the AI players' strategy (default ev)")
+    p.add_argument("--strategy", default=AI_STRATEGY, choices=options.STRATEGIES,
+                   help=f"the AI players' strategy (default {AI_STRATEGY}, as AI seats play)")
     p.add_argument("--interactive", action="store_true",
                    help="arrange seat 0 yourself, with hints (prompts on standard error with --json)")
     p.set_defaults(func=run)

@@ -15,7 +15,27 @@ from thirteen.gifts import gift
 from thirteen.rules import RuleSet
 from thirteen.solver import solve
 
-__all__ = ["SURRENDER", "AutoPlay", "Play", "engine_gift", "engine_play", "gift_seed"]
+__all__ = [
+    "AI_SAMPLES",
+    "AI_STRATEGY",
+    "SURRENDER",
+    "AutoPlay",
+    "Play",
+    "engine_gift",
+    "engine_play",
+    "gift_seed",
+]
+
+#: The strategy of every seat the engine plays for: auto-arranged seats (代打,
+#: :meth:`~thirteen.Round.auto`, tables), the server's AI seats, and ``simulate``'s and
+#: ``thirteen play``'s seats by default. ``"mc"``: ``ev``'s play, replaced by another of its
+#: best plays only where settling them on sampled deals shows it better (docs/decisions.md);
+#: the play and its expected units are those samples' means, so surrendering is weighed
+#: against them.
+AI_STRATEGY: Literal["mc"] = "mc"
+
+#: The Monte Carlo samples of :data:`AI_STRATEGY` (deals of the unseen cards).
+AI_SAMPLES = 1000
 
 #: What :func:`engine_play` returns (and :meth:`Round.auto` records) for a seat that
 #: surrenders.
@@ -45,8 +65,11 @@ def engine_gift(
 
 
 def engine_play(rules: RuleSet, hand: Tuple[Card, ...], *, players: int, banker: bool) -> Play:
-    """The engine's play of ``hand`` (:func:`thirteen.solve`, strategy ``"ev"``): its
-    submission, or :data:`SURRENDER` when the rules allow surrender and it loses less
-    (:attr:`thirteen.Solution.surrenders`)."""
-    solution = solve(hand, rules, players=players, strategy="ev", banker=banker)
+    """The engine's play of ``hand`` (:func:`thirteen.solve`, strategy :data:`AI_STRATEGY`
+    with :data:`AI_SAMPLES` samples, seed 0: the play is a function of the hand, the rules
+    and the seat): its submission, or :data:`SURRENDER` when the rules allow surrender and
+    it loses less (:attr:`thirteen.Solution.surrenders`)."""
+    solution = solve(
+        hand, rules, players=players, strategy=AI_STRATEGY, samples=AI_SAMPLES, banker=banker
+    )
     return SURRENDER if solution.surrenders else solution.submission()

@@ -504,8 +504,8 @@ class Round(saves.JsonSave, MoneySettings):
         In the ``"swap"`` phase (swap-three, 换三张) the seat gives what :func:`thirteen.gift`
         chooses (replacing an earlier gift; :attr:`auto_given` records the reason), or
         ``play``: cards, as :meth:`give` takes them. In the ``"arrange"`` phase it plays
-        :func:`thirteen.solve`'s play (strategy ``"ev"``; a special is declared when that
-        scores better), or surrenders where the rules allow it and surrendering loses less
+        :func:`thirteen.solve`'s play (strategy :data:`~thirteen.game.decisions.AI_STRATEGY`,
+        ``"mc"``; a special is declared when that scores better), or surrenders where the rules allow it and surrendering loses less
         (:attr:`thirteen.Solution.surrenders`); or ``play``: a submission in any form
         :meth:`submit` takes, or ``"surrender"``. :attr:`auto_reasons` records the reason.
 

@@ -322,19 +322,7 @@ fn bench_solve(c: &mut Criterion) {
     group.sample_size(10);
     group.throughput(Throughput::Elements(1));
     group.bench_function("mc_1000_samples", |b| {
-        b.iter(|| {
-            solve_mc(
-                black_box(&hands[0]),
-                &hands[0],
-                &rules,
-                &tables,
-                ctx,
-                1000,
-                7,
-                8,
-            )[0]
-            .expected
-        })
+        b.iter(|| solve_mc(black_box(&hands[0]), &rules, &tables, ctx, 1000, 7, 1).1[0].expected)
     });
     group.finish();
 }

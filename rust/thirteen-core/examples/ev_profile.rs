@@ -137,7 +137,7 @@ fn main() {
                 let mut d = DeckKind::Standard.cards();
                 shuffle(&mut d, &mut rng);
                 let hand: [Card; 13] = d[..13].try_into().unwrap();
-                solve_mc(&hand, &hand, &rules, &tables, ctx, 1000, i, 8);
+                solve_mc(&hand, &rules, &tables, ctx, 1000, i, 1);
             }
             println!(
                 "{name}: mc {} players, {:.1} ms a hand",

@@ -51,14 +51,14 @@ pub use strategy::gift::{gift, Gift, GiftOptions, GiftSearch};
 pub use strategy::gift_model::GiftModel;
 pub use strategy::greedy::solve_greedy;
 pub use strategy::lanes::{LaneCounts, LanePairs, LaneTables};
-pub use strategy::mc::solve_mc;
+pub use strategy::mc::{solve_mc, MC_EV_PLAYS, MC_GATE};
 pub use strategy::model::{Context, Explained, Role};
 pub use strategy::removal::Removal;
 pub use strategy::search::{
     best_splits, Ask, Candidate, Distinct, Hand, Need, Pricing, SearchStats,
 };
 pub use strategy::solve::{
-    batch_arrays, complete, solve, solve_batch, SolveOptions, Solved, Strategy, MC_CANDIDATES,
+    batch_arrays, complete, solve, solve_batch, SolveOptions, Solved, Strategy,
 };
 pub use strategy::surrender::{surrender_expected, surrenders};
 pub use strategy::train::{

@@ -35,6 +35,26 @@ pub struct Choice {
     pub expected: f64,
 }
 
+impl Choice {
+    /// Playing `arrangement`, worth `expected` units.
+    pub(crate) fn split(arrangement: Arrangement, expected: f64) -> Choice {
+        Choice {
+            arrangement: Some(arrangement),
+            special: None,
+            expected,
+        }
+    }
+
+    /// Declaring `special`, worth `expected` units.
+    pub(crate) fn declared(special: SpecialHand, expected: f64) -> Choice {
+        Choice {
+            arrangement: None,
+            special: Some(special),
+            expected,
+        }
+    }
+}
+
 /// Expected units of every legal split, keeping the `top` best (ties: first found), best
 /// first. Always at least one: a legal split exists for every hand.
 #[cfg(test)]
@@ -303,24 +323,13 @@ pub fn solve_ev_with(
     let mut out: Vec<Choice> = with_splits(cards, rules, |splits| {
         ev_candidates_with(splits, held, rules, tables, ctx, top, distinct)
             .iter()
-            .map(|c| Choice {
-                arrangement: Some(arrangement_of(splits, c)),
-                special: None,
-                expected: c.expected,
-            })
+            .map(|c| Choice::split(arrangement_of(splits, c), c.expected))
             .collect()
     });
     if let Some(sp) = find_special(cards, rules) {
         let e = special_expected(&sp, rules, ctx);
         let pos = out.iter().position(|c| c.expected < e).unwrap_or(out.len());
-        out.insert(
-            pos,
-            Choice {
-                arrangement: None,
-                special: Some(sp),
-                expected: e,
-            },
-        );
+        out.insert(pos, Choice::declared(sp, e));
         out.truncate(top.max(1));
     }
     out

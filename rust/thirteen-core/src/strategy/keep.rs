@@ -103,7 +103,69 @@ pub fn complete_keep(
         return Ok(Vec::new());
     }
     let removal = tables.removal(dealt, rules);
-    // 13 cards: the evaluator's values (and its threes' keys) at once.
+    let need = Need { lanes, held: 0 };
+    let pricing = Pricing {
+        rules,
+        tables,
+        removal: removal.as_ref(),
+        ctx,
+    };
+    // 13 cards make at most 1,287 × 56 splits: asking for more finds no more.
+    let mut top = if n == 13 { limit.min(1287 * 56) } else { limit };
+    with_dealt_hand(dealt, rules, |hand| loop {
+        let ask = Ask {
+            need,
+            ..Ask::best(top, Distinct::No)
+        };
+        let found = best_splits(hand, &pricing, ask, &mut SearchStats::default());
+        let out = distinct_choices(&found, limit, |c| arrangement_at(dealt, c));
+        if out.len() == limit || found.len() < top {
+            return Ok(out);
+        }
+        top = top.saturating_mul(2);
+    })
+}
+
+/// The `top` best splits of 13 of `dealt` (13 to 16 cards) by `ev`, kept apart by
+/// `distinct`, best first, each as an arrangement with its expected units: card removal
+/// from every dealt card, as [`solve_ev_keep`] prices them (no horse card doubling; no
+/// special).
+pub(crate) fn ranked_splits(
+    dealt: &[Card],
+    rules: &Rules,
+    tables: &LaneTables,
+    ctx: Context,
+    top: usize,
+    distinct: Distinct,
+) -> Vec<Choice> {
+    let removal = tables.removal(dealt, rules);
+    let pricing = Pricing {
+        rules,
+        tables,
+        removal: removal.as_ref(),
+        ctx,
+    };
+    let found = with_dealt_hand(dealt, rules, |hand| {
+        best_splits(
+            hand,
+            &pricing,
+            Ask::best(top, distinct),
+            &mut SearchStats::default(),
+        )
+    });
+    found
+        .iter()
+        .map(|c| Choice::split(arrangement_at(dealt, c), c.expected))
+        .collect()
+}
+
+/// `f` of the search's view of `dealt` (13 to 16 cards): the values of its 5- and 3-position
+/// subsets (for 13 cards the evaluator's, with its threes' keys).
+pub(crate) fn with_dealt_hand<R>(
+    dealt: &[Card],
+    rules: &Rules,
+    f: impl FnOnce(&Hand<'_>) -> R,
+) -> R {
     let thirteen = <&[Card; 13]>::try_from(dealt)
         .ok()
         .map(|h| HandSplits::new(h, rules.wheel));
@@ -115,33 +177,12 @@ pub fn complete_keep(
             (&more.0, &more.1)
         }
     };
-    let need = Need { lanes, held: 0 };
-    let pricing = Pricing {
-        rules,
-        tables,
-        removal: removal.as_ref(),
-        ctx,
-    };
-    // 13 cards make at most 1,287 × 56 splits: asking for more finds no more.
-    let mut top = if n == 13 { limit.min(1287 * 56) } else { limit };
-    loop {
-        let hand = Hand {
-            cards: dealt,
-            v5,
-            v3,
-            three_keys: thirteen.as_ref().map(|s| s.three_keys()),
-        };
-        let ask = Ask {
-            need,
-            ..Ask::best(top, Distinct::No)
-        };
-        let found = best_splits(&hand, &pricing, ask, &mut SearchStats::default());
-        let out = distinct_choices(&found, limit, |c| arrangement_at(dealt, c));
-        if out.len() == limit || found.len() < top {
-            return Ok(out);
-        }
-        top = top.saturating_mul(2);
-    }
+    f(&Hand {
+        cards: dealt,
+        v5,
+        v3,
+        three_keys: thirteen.as_ref().map(|s| s.three_keys()),
+    })
 }
 
 /// The cards of a position mask of `cards`, high to low (rank, then suit), for display.

@@ -20,10 +20,6 @@ use crate::strategy::model::{Context, Role};
 use crate::strategy::search::Distinct;
 use crate::strategy::surrender::{surrender_expected, surrenders};
 
-/// Candidates of `ev` that `mc` settles against its samples, at the least (more when more
-/// plays are asked for).
-pub const MC_CANDIDATES: usize = 8;
-
 /// The strategy used to arrange a hand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strategy {
@@ -31,8 +27,8 @@ pub enum Strategy {
     Greedy,
     /// Expected value from lane tables.
     Ev,
-    /// Monte Carlo: `ev`'s best candidates settled against `samples` deals of the unseen
-    /// cards, shuffled from `seed`.
+    /// Monte Carlo: `ev`'s play, set against its other best plays on `samples` deals of the
+    /// unseen cards, shuffled from `seed` ([`crate::strategy::mc`]).
     Mc {
         /// Deals of the unseen cards.
         samples: usize,
@@ -145,8 +141,9 @@ pub fn dealt_size(dealt: &[Card], rules: &Rules) -> Result<usize> {
 /// Solves one hand (代打, hints): `dealt` 13 cards, or `rules.dealt` (16 in 多三张: the best
 /// 13 by `ev` are kept, card removal from every card dealt), by `options`' strategy for its
 /// seat. `ev` lists `options.top` plays kept apart by `options.distinct` (a held special's
-/// declaration among them where it ranks); `mc` settles at least [`MC_CANDIDATES`] of `ev`'s
-/// against its samples; `greedy` plays one split, its expectation NaN. Errors: those of
+/// declaration among them where it ranks); `mc` ([`solve_mc`]) weighs `ev`'s play against
+/// its other best plays on sampled deals and lists its choice first (with more than 13
+/// dealt, the 13 kept are its choice's), then the plays it weighed by mean; `greedy` plays one split, its expectation NaN. Errors: those of
 /// [`dealt_size`], and [`Error::OutOfRange`] for `top` outside [`SOLVE_TOP`] or `mc`'s
 /// samples outside [`MC_SAMPLES`].
 pub fn solve(
@@ -161,6 +158,14 @@ pub fn solve(
         MC_SAMPLES.index(i64::try_from(samples).unwrap_or(i64::MAX))?;
     }
     let ctx = options.ctx;
+    if let Strategy::Mc { samples, seed } = options.strategy {
+        let (kept, choices) = solve_mc(dealt, rules, tables, ctx, samples, seed, top);
+        return Ok(Solved {
+            kept,
+            choices,
+            surrender: surrender_expected(rules, ctx),
+        });
+    }
     let kept: Vec<Card> = if dealt.len() == 13 {
         dealt.to_vec()
     } else {
@@ -168,16 +173,14 @@ pub fn solve(
     };
     let hand: [Card; 13] = kept.as_slice().try_into().expect("13 kept");
     let choices = match options.strategy {
-        Strategy::Ev => solve_ev_with(&hand, dealt, rules, tables, ctx, top, options.distinct),
-        Strategy::Mc { samples, seed } => {
-            let candidates = top.max(MC_CANDIDATES);
-            solve_mc(&hand, dealt, rules, tables, ctx, samples, seed, candidates)
-        }
         Strategy::Greedy => vec![Choice {
             arrangement: Some(solve_greedy(&hand, rules)),
             special: None,
             expected: f64::NAN,
         }],
+        Strategy::Ev | Strategy::Mc { .. } => {
+            solve_ev_with(&hand, dealt, rules, tables, ctx, top, options.distinct)
+        }
     };
     Ok(Solved {
         kept,
@@ -218,17 +221,9 @@ pub fn play(
     let choice = match strategy {
         Strategy::Greedy => return Submission::Arranged(solve_greedy(cards, rules)),
         Strategy::Ev => solve_ev(cards, rules, tables, ctx, 1).remove(0),
-        Strategy::Mc { samples, seed } => solve_mc(
-            cards,
-            cards,
-            rules,
-            tables,
-            ctx,
-            samples,
-            seed,
-            MC_CANDIDATES,
-        )
-        .remove(0),
+        Strategy::Mc { samples, seed } => solve_mc(cards, rules, tables, ctx, samples, seed, 1)
+            .1
+            .remove(0),
     };
     submission(cards, &choice)
 }
@@ -333,6 +328,7 @@ mod tests {
     use crate::deal::{rng_for, shuffle};
     use crate::split::HandSplits;
     use crate::strategy::ev::{ev_all, ev_candidates, solve_ev};
+    use crate::strategy::mc::MC_EV_PLAYS;
     use crate::strategy::model::Role;
     use crate::strategy::train::build_tables;
 
@@ -500,7 +496,7 @@ mod tests {
     }
 
     #[test]
-    fn strategies_are_named_and_mc_ranks_at_least_eight_candidates() {
+    fn strategies_are_named_and_mc_weighs_at_least_sixteen_plays() {
         assert_eq!(Strategy::named("ev", 5, 6), Ok(Strategy::Ev));
         assert_eq!(Strategy::named("greedy", 5, 6), Ok(Strategy::Greedy));
         assert_eq!(
@@ -518,8 +514,8 @@ mod tests {
         for name in Strategy::NAMES {
             assert_eq!(Strategy::named(name, 1, 0).unwrap().name(), name);
         }
-        // One play asked of mc: it still settles eight of ev's candidates, as many as a
-        // hand of many distinct plays has, and ranks them.
+        // One play asked of mc: it still weighs sixteen of ev's plays at the least (a hand
+        // of many distinct plays has that many), its choice first, the rest ranked.
         let rules = Rules::default();
         let tables = LaneTables::from_counts(&build_tables(&rules, 4, 50, 1, 1), &rules);
         let options = SolveOptions {
@@ -531,9 +527,12 @@ mod tests {
         };
         let h = hand("2c 5d 7h 9s Jc Kd Ah 3s 6c 8d Th Qs 4c");
         let solved = solve(&h, &rules, &tables, &options).unwrap();
-        assert_eq!(solved.choices.len(), MC_CANDIDATES);
-        assert!(solved
-            .choices
+        assert!(
+            solved.choices.len() >= MC_EV_PLAYS,
+            "{}",
+            solved.choices.len()
+        );
+        assert!(solved.choices[1..]
             .windows(2)
             .all(|w| w[0].expected >= w[1].expected));
         // Greedy: one play, its expectation not a number.

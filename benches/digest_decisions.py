@@ -25,15 +25,13 @@ The recorded digest holds for the default counts only.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import random
 import sys
-import time
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
-from digest_rules import section_hash
+from section_digest import codes, compare, digest_of
 
 import thirteen
 from thirteen import Round, RuleSet
@@ -41,10 +39,6 @@ from thirteen import Round, RuleSet
 RECORD = Path(__file__).with_name("digest_decisions.json")
 DEFAULTS = {"gifts": 200, "hands": 4000, "rounds": 100}
 WESTERN = ("western-1-6", "western-2-4")
-
-
-def codes(cards: Any) -> List[int]:
-    return [c.code for c in cards]
 
 
 def gift_rows(players: int, hands: int) -> Iterator[Any]:
@@ -105,17 +99,6 @@ def sections(counts: Dict[str, int]) -> Iterator[Tuple[str, Callable[[], Iterato
             yield f"round/{name}/{players}", lambda r=rules, p=players: round_rows(r, p, counts["rounds"])
 
 
-def digest(counts: Dict[str, int], verbose: bool) -> Dict[str, Any]:
-    out: Dict[str, str] = {}
-    start = time.process_time()
-    for key, rows in sections(counts):
-        out[key] = section_hash(rows())
-        if verbose:
-            print(f"{time.process_time() - start:8.1f} s CPU  {key}  {out[key][:16]}", file=sys.stderr)
-    total = hashlib.sha256("".join(f"{k} {v}\n" for k, v in sorted(out.items())).encode())
-    return {"sha256": total.hexdigest(), "sections": out}
-
-
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     for name, default in DEFAULTS.items():
@@ -128,21 +111,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     counts = {name: getattr(args, name) for name in DEFAULTS}
     if (args.check or args.write) and counts != DEFAULTS:
         parser.error("--check and --write use the default counts")
-    got = digest(counts, args.verbose)
+    got = digest_of(sections(counts), args.verbose)
     print(f"digest: {got['sha256']}")
     if args.write:
         RECORD.write_text(json.dumps(got, indent=1, sort_keys=True) + "\n")
         print(f"recorded in {RECORD}")
     if args.check:
-        want = json.loads(RECORD.read_text())
-        bad = [k for k in sorted(set(want["sections"]) | set(got["sections"]))
-               if want["sections"].get(k) != got["sections"].get(k)]
-        for k in bad:
-            print(f"differs: {k}", file=sys.stderr)
-        if got["sha256"] != want["sha256"]:
-            print("DIFFERENT from the recorded digest", file=sys.stderr)
-            return 1
-        print("matches the recorded digest")
+        return compare(json.loads(RECORD.read_text()), got)
     return 0
 
 

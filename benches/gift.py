@@ -1,14 +1,15 @@
 """Swap-three gifts (换三张, RULES.md 7.3): what the engine's gift decision gains, what it
 costs, and the fit of the model of the other seats' gifts it uses.
 
-**Gain**, by duplicate match at ``--players`` (4) under kaixin-swap. For each seeded deal, a
-baseline table has every seat give by strategy B (``nothing``, or ``lowest``: its three
-lowest cards, the lowest suit first among equal ranks); then each seat in turn gives by
-strategy A (the engine's :func:`thirteen.gift`) while the others keep B's gifts. The swap
-is shuffled with the deal's seed every time, every seat then plays ``ev``'s arrangement,
-and a hand's score is its result with A's gift minus its result with B's at the same table.
-Reported: mean units a hand with a 95% interval (1.96 standard errors over deals), and the
-reverse match (one seat gives by B in a field of engine gifts: its loss, sign flipped).
+**Gain**, by duplicate match (``benches/duplicate_match.py``) at ``--players`` (4) under
+kaixin-swap. For each seeded deal, a baseline table has every seat give by strategy B
+(``nothing``, or ``lowest``: its three lowest cards, the lowest suit first among equal
+ranks); then each seat in turn gives by strategy A (the engine's :func:`thirteen.gift`)
+while the others keep B's gifts. The swap is shuffled with the deal's seed every time,
+every seat then plays ``ev``'s arrangement, and a hand's score is its result with A's gift
+minus its result with B's at the same table. Reported: mean units a hand with a 95%
+interval (1.96 standard errors over deals), and the reverse match (one seat gives by B in a
+field of engine gifts: its loss, sign flipped).
 
 **Cost**: CPU time (``time.process_time``) of each decision made for the match, p50, p99
 and the most.
@@ -32,11 +33,10 @@ from __future__ import annotations
 import argparse
 import collections
 import json
-import platform
-import sys
 import time
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from duplicate_match import record, seat_swaps
 from stats import mean_ci
 
 import thirteen
@@ -108,17 +108,9 @@ def duplicate(
         hands = thirteen.deal(rules, players, deal_seed).hands
         ga = [a(deal_seed * 8 + s, h) for s, h in enumerate(hands)]
         gb = [b(deal_seed * 8 + s, h) for s, h in enumerate(hands)]
-        all_a = table_units(rules, hands, ga, deal_seed, players, tables)
-        all_b = table_units(rules, hands, gb, deal_seed, players, tables)
-        xa = []
-        xb = []
-        for s in range(players):
-            mixed = list(gb)
-            mixed[s] = ga[s]
-            xa.append(table_units(rules, hands, mixed, deal_seed, players, tables)[s] - all_b[s])
-            mixed = list(ga)
-            mixed[s] = gb[s]
-            xb.append(all_a[s] - table_units(rules, hands, mixed, deal_seed, players, tables)[s])
+        xa, xb = seat_swaps(
+            ga, gb, lambda gifts: table_units(rules, hands, gifts, deal_seed, players, tables)
+        )
         one_a.append(sum(xa) / players)
         one_b.append(sum(xb) / players)
     return mean_ci(one_a), mean_ci(one_b)
@@ -226,11 +218,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             f"decision CPU: p50 {c['p50']:.1f} ms, p99 {c['p99']:.1f} ms, "
             f"max {c['max']:.1f} ms over {c['decisions']}"
         )
-    out["machine"] = f"{platform.machine()} {platform.processor()} python {sys.version.split()[0]}"
-    out["cpu_s"] = time.process_time() - start
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(out, f, indent=1)
+    record(out, start, args.json)
     return 0
 
 

@@ -1,13 +1,14 @@
 """Surrender decisions (RULES.md 5 step 1): what surrendering where ``solve`` says it loses
 less (:attr:`thirteen.Solution.surrenders`) gains against never surrendering.
 
-Duplicate match, per preset and table size: each seeded deal is played with every seat
-arranged by ``ev`` and nobody surrendering (the baseline); then each seat in turn surrenders
-where the engine says so while the others never do, and its units are set against its
-baseline units with the same hand at the same table (the luck of the deal cancels out).
-The reverse match has every seat surrender where the engine says so and one seat never
-(its loss, sign flipped). Reported: mean units a hand with a 95% interval (1.96 standard
-errors over deals), how often the engine surrenders, and the mean gain of one surrender.
+Duplicate match (``benches/duplicate_match.py``), per preset and table size: each seeded
+deal is played with every seat arranged by ``ev`` and nobody surrendering (the baseline);
+then each seat in turn surrenders where the engine says so while the others never do, and
+its units are set against its baseline units with the same hand at the same table (the luck
+of the deal cancels out). The reverse match has every seat surrender where the engine says
+so and one seat never (its loss, sign flipped). Reported: mean units a hand with a 95%
+interval (1.96 standard errors over deals), how often the engine surrenders, and the mean
+gain of one surrender.
 
 Usage::
 
@@ -17,12 +18,10 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import json
-import platform
-import sys
 import time
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from duplicate_match import record, seat_swaps
 from stats import mean_ci
 
 import thirteen
@@ -40,29 +39,17 @@ def match(rules: RuleSet, players: int, deals: int, seed: int) -> Dict[str, Any]
         hands = thirteen.deal(rules, players, seed + d).hands
         sols = [thirteen.solve(list(h), rules, players=players, tables=tables) for h in hands]
         subs = [s.submission() for s in sols]
-        engine = [s for s, sol in enumerate(sols) if sol.surrenders]
-        surrenders += len(engine)
-        if not engine:
-            one.append(0.0)
-            reverse.append(0.0)
-            continue
-        never = thirteen.settle(subs, rules).totals
-        always = thirteen.settle(subs, rules, surrendered=engine).totals
-        gains = []
-        back = []
-        for s in range(players):
-            if s in engine:
-                alone = thirteen.settle(subs, rules, surrendered=[s]).totals
-                gains.append(alone[s] - never[s])
-                per_surrender.append(alone[s] - never[s])
-                others = [t for t in engine if t != s]
-                without = thirteen.settle(subs, rules, surrendered=others or None).totals
-                back.append(always[s] - without[s])
-            else:
-                gains.append(0)
-                back.append(0)
-        one.append(sum(gains) / players)
-        reverse.append(sum(back) / players)
+        engine = tuple(sol.surrenders for sol in sols)
+        surrenders += sum(engine)
+
+        def units(surrendering: Tuple[bool, ...]) -> Sequence[int]:
+            gone = [s for s, x in enumerate(surrendering) if x]
+            return thirteen.settle(subs, rules, surrendered=gone or None).totals
+
+        alone, among = seat_swaps(engine, (False,) * players, units)
+        per_surrender += [alone[s] for s in range(players) if engine[s]]
+        one.append(sum(alone) / players)
+        reverse.append(sum(among) / players)
     m, h = mean_ci(one)
     rm, rh = mean_ci(reverse)
     return {
@@ -98,15 +85,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 f"among surrendering ones){per_text}",
                 flush=True,
             )
-    out = {
-        "rows": rows,
-        "seed": args.seed,
-        "machine": f"{platform.machine()} {platform.processor()} python {sys.version.split()[0]}",
-        "cpu_s": time.process_time() - start,
-    }
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(out, f, indent=1)
+    record({"rows": rows, "seed": args.seed}, start, args.json)
     return 0
 
 

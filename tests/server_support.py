@@ -10,11 +10,12 @@ database, dropped after it. Without it the PostgreSQL variants skip, unless
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import secrets
 from pathlib import Path
-from typing import Any, Dict, Iterator, Optional
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import pytest
 
@@ -28,6 +29,7 @@ pytest.importorskip("jwt")
 import thirteen  # noqa: E402
 from thirteen.server.client import TableClient  # noqa: E402
 from thirteen.server.process import ServerProcess  # noqa: E402
+from thirteen.server.store import Store  # noqa: E402
 
 # A card token stands alone: not inside a word, and not inside the URL-safe random ids and keys
 # the server hands out (session, player ``p-...``; alphabet ``A-Za-z0-9_-``), where a run like
@@ -103,6 +105,43 @@ async def dealt(client: TableClient, number: int = 1, timeout: float = 20.0) -> 
     if client.you is not None and has_hand(number)(client.you):
         return client.you
     return await client.wait_for(has_hand(number), timeout)
+
+
+async def joined(url: str, room: str, *names: str) -> List[TableClient]:
+    """A client for each of ``names``, in turn: a new connection to ``url`` that joins
+    ``room`` under that name."""
+    clients = []
+    for name in names:
+        c = await TableClient.connect(url)
+        await c.join(room, name)
+        clients.append(c)
+    return clients
+
+
+async def sit(*clients: TableClient) -> None:
+    """Each client asks for a seat, in turn (answered before the next asks)."""
+    for c in clients:
+        await c.request({"type": "sit"})
+
+
+@contextlib.contextmanager
+def opened(db: str) -> Iterator[Store]:
+    """The store of database ``db`` (a URL or an SQLite path), closed on leaving."""
+    store = Store(db)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def money_held(store: Store, room: str) -> Tuple[int, thirteen.Table]:
+    """``(every account's balance, the house's too, + the balances seated in room,
+    the room's table)``: what conservation sets against the money minted (RULES.md 5
+    "Money")."""
+    saved = store.room(room)
+    assert saved is not None, room
+    table = thirteen.Table.from_json(saved.state)
+    return store.account_total() + sum(table.balance(p) for p in table.players), table
 
 
 async def join_code(url: str, room: str, name: str, **connect: Any) -> str:

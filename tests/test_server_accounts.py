@@ -19,14 +19,13 @@ import jwt
 import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ed25519, rsa
-from server_support import database, join_code, serve  # noqa: F401
+from server_support import database, join_code, money_held, opened, serve  # noqa: F401
 from sqlalchemy import MetaData, create_engine, select
 
 from thirteen.server import security
 from thirteen.server.client import ProtocolError, TableClient
 from thirteen.server.names import name_key, normalize_name
 from thirteen.server.refusals import Refusal
-from thirteen import Table
 from thirteen.server.store import HOUSE, Store
 
 SECRET = "an operator secret of at least thirty-two bytes"
@@ -142,12 +141,9 @@ def test_a_join_flood_mints_nothing_past_the_cap(database):
         server.stop()
     assert codes.count("welcome") == 3 and codes.count("no_grant") == 297
     assert other == "welcome"
-    store = Store(database)
-    try:
+    with opened(database) as store:
         assert store.accounts_of("human") == 4
         assert store.minted("human") == 4 * 1000
-    finally:
-        store.close()
 
 
 def test_the_grant_window_opens_again(tmp_path):
@@ -263,12 +259,9 @@ def test_token_accounts(tmp_path, database):
         "none_alg": ("bad_token", "algorithm"),
         "garbage": ("bad_token", "malformed"),
     }
-    store = Store(database)
-    try:
+    with opened(database) as store:
         assert store.accounts_of("human") == 1
         assert store.minted("human") == 25_000 == store.balance("o-alice")
-    finally:
-        store.close()
 
 
 def hs256_by_hand(claims: Dict[str, Any], secret: bytes) -> str:
@@ -360,11 +353,8 @@ def test_token_mode_ai_seats_bring_the_house_float_and_mint_nothing(tmp_path, da
             await c.request({"type": "sit", "buy_in": 20_000})
             await asyncio.sleep(1.5)
             alone = [s for s in c.state["seats"] if s] if c.state else []
-            store = Store(database)
-            try:
+            with opened(database) as store:
                 store.deposit(HOUSE, 250_000)  # the operator funds the house: two AI bankrolls
-            finally:
-                store.close()
             await c.request({"type": "stand"})
             await c.request({"type": "sit", "buy_in": 20_000})  # wakes the clock
             result = await c.wait_for(lambda f: f["type"] == "result", 20)
@@ -376,12 +366,8 @@ def test_token_mode_ai_seats_bring_the_house_float_and_mint_nothing(tmp_path, da
         server.stop()
     assert [s["player"] for s in alone] == ["o-alice"]
     assert sum(1 for s in result["seats"] if s["ai"]) == 2  # the float covers two bankrolls of 100,000
-    store = Store(database)
-    try:
-        table = Table.from_json(store.room("float").state)
-        seated = sum(table.balance(p) for p in table.players)
+    with opened(database) as store:
+        held, _ = money_held(store, "float")
         assert store.minted() == 20_000 + 250_000  # the token's deposit and the house's, nothing minted
         assert store.minted("ai") == 0
-        assert store.account_total() + seated == store.minted()
-    finally:
-        store.close()
+        assert held == store.minted()

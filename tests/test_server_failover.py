@@ -15,10 +15,9 @@ import time
 from typing import Any, Dict, List, Optional, Tuple
 
 import pytest
-from server_support import GENEROUS, Server, best_action, dealt, pg_database  # noqa: F401
+from server_support import GENEROUS, Server, best_action, dealt, money_held, opened, pg_database  # noqa: F401
 
 import thirteen
-from thirteen import Table
 from thirteen.server.client import Redirected, TableClient
 from thirteen.server.store import Change, StaleState, Store
 
@@ -59,15 +58,8 @@ async def reach(urls: List[str], session: str, private: Any, timeout: float = 30
 
 def money(db: str, room: str) -> Tuple[int, int, int]:
     """(accounts + seated balances, minted, settlements of the room)."""
-    store = Store(db)
-    try:
-        stored = store.room(room)
-        assert stored is not None
-        table = Table.from_json(stored.state)
-        seated = sum(table.balance(p) for p in table.players)
-        return store.account_total() + seated, store.minted(), store.settlement_count(room)
-    finally:
-        store.close()
+    with opened(db) as store:
+        return money_held(store, room)[0], store.minted(), store.settlement_count(room)
 
 
 @pytest.mark.parametrize("sig", ["kill", "stop"])

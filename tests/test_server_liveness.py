@@ -15,11 +15,10 @@ import time
 from pathlib import Path
 
 import pytest
-from server_support import GENEROUS, Server, best_action, database, dealt, serve  # noqa: F401
+from server_support import GENEROUS, Server, best_action, database, dealt, money_held, opened, serve  # noqa: F401
 
-from thirteen import RuleSet, Table
+from thirteen import RuleSet
 from thirteen.server.client import ProtocolError, TableClient
-from thirteen.server.store import Store
 
 KAIXIN = RuleSet.preset("kaixin")
 PAUSE = 1.0
@@ -32,16 +31,10 @@ def run(coro):
 def conserved(db: str, room: str) -> None:
     """Money: accounts (the house too) + the room's seated balances = all money minted; one
     settlement row per round played."""
-    store = Store(db)
-    try:
-        saved = store.room(room)
-        assert saved is not None
-        table = Table.from_json(saved.state)
-        seated = sum(table.balance(p) for p in table.players)
-        assert store.account_total() + seated == store.minted()
+    with opened(db) as store:
+        held, table = money_held(store, room)
+        assert held == store.minted()
         assert store.settlement_count(room) == table.rounds_played
-    finally:
-        store.close()
 
 
 # Seconds after a deal when the server is killed, and whether the player has played by then:

@@ -10,7 +10,7 @@ import random
 import zlib
 
 import pytest
-from server_support import best_action, cards_in, dealt, lanes, serve
+from server_support import best_action, cards_in, dealt, joined, lanes, serve, sit
 
 import thirteen
 from thirteen import Round, RuleSet
@@ -130,12 +130,8 @@ def test_a_round_against_ai_seats(ai_server):
 
 def test_two_players_disconnect_reconnect_and_timeout(duo_server):
     async def scenario():
-        a = await TableClient.connect(duo_server.ws)
-        await a.join("duo1", "ann")
-        b = await TableClient.connect(duo_server.ws)
-        await b.join("duo1", "bo")
-        await a.request({"type": "sit"})
-        await b.request({"type": "sit"})
+        a, b = await joined(duo_server.ws, "duo1", "ann", "bo")
+        await sit(a, b)
         sa = await dealt(a)
         hand_b = (await dealt(b))["round"]["hand"]
         # b drops (断线): a sees it; b comes back on a new connection to the same seat.
@@ -179,12 +175,8 @@ def test_escape_pays_the_kaixin_penalty(duo_server):
     (with two players, the one left); the showdown has one seat: 0."""
 
     async def scenario():
-        a = await TableClient.connect(duo_server.ws)
-        await a.join("duo2", "ann2")
-        b = await TableClient.connect(duo_server.ws)
-        await b.join("duo2", "bo2")
-        await a.request({"type": "sit"})
-        await b.request({"type": "sit"})
+        a, b = await joined(duo_server.ws, "duo2", "ann2", "bo2")
+        await sit(a, b)
         sa = await dealt(a)
         await dealt(b)
         await b.request({"type": "leave"})

@@ -12,12 +12,11 @@ import contextlib
 import time
 import zlib
 
-from server_support import GENEROUS, Server, best_action, database, has_hand  # noqa: F401
+from server_support import GENEROUS, Server, best_action, database, has_hand, joined, money_held, opened, sit  # noqa: F401
 
 import thirteen
-from thirteen import Round, RuleSet, Table
+from thirteen import Round, RuleSet
 from thirteen.server.client import TableClient
-from thirteen.server.store import Store
 
 KAIXIN = RuleSet.preset("kaixin")
 ARGS = [
@@ -37,12 +36,8 @@ def test_kill_mid_round_then_resume_and_settle_once(database):
     restarted = None
     try:
         async def before_crash():
-            a = await TableClient.connect(server.ws)
-            await a.join("crash", "ann")
-            b = await TableClient.connect(server.ws)
-            await b.join("crash", "bo")
-            await a.request({"type": "sit"})
-            await b.request({"type": "sit"})
+            a, b = await joined(server.ws, "crash", "ann", "bo")
+            await sit(a, b)
             ha = (await a.wait_for(has_hand(), 20))["round"]["hand"]
             hb = (await b.wait_for(has_hand(), 20))["round"]["hand"]
             action_a = best_action(ha, KAIXIN, 2)
@@ -102,15 +97,10 @@ def test_kill_mid_round_then_resume_and_settle_once(database):
     win = max(expected.units) * 100
     assert sum(s["rake"] for s in result["seats"]) == min(win * 5 // 100, 200)
 
-    store = Store(database)
-    try:
+    with opened(database) as store:
         assert store.settlement_count("crash") == 1
-        saved = store.room("crash")
-        table = Table.from_json(saved.state)
+        held, table = money_held(store, "crash")
         assert table.rounds_played == 1 and table.round is None
-        seated = sum(table.balance(p) for p in table.players)
         assert store.minted() == 200_000
-        assert store.account_total() + seated == store.minted()
+        assert held == store.minted()
         assert store.balance("house") == sum(s["rake"] for s in result["seats"])
-    finally:
-        store.close()

@@ -18,7 +18,7 @@ import re
 from typing import List, Set
 
 import pytest
-from server_support import best_action, cards_in, dealt, serve
+from server_support import best_action, cards_in, dealt, joined, serve, sit
 
 import thirteen
 from thirteen import RuleSet
@@ -117,11 +117,8 @@ def test_no_frame_shows_another_seat_s_card_before_the_reveal(tmp_path):
     server = serve(tmp_path, "--ai", "3", "--seed", "2052", "--rate", "1000", "--burst", "1000")
     try:
         async def scenario():
-            p = await TableClient.connect(server.ws)
-            await p.join("scan", "pat")
-            watcher = await TableClient.connect(server.ws)
-            await watcher.join("scan", "wes")
-            await p.request({"type": "sit"})
+            p, watcher = await joined(server.ws, "scan", "pat", "wes")
+            await sit(p)
             hand = (await dealt(p))["round"]["hand"].split()
             foreign = next(str(c) for c in thirteen.deck() if str(c) not in hand)
             codes = []

@@ -168,23 +168,26 @@ class TableRoundReport:
     escaped: Tuple[PlayerId, ...]
     auto: Dict[Any, str]
 
+    def player_dict(self, player: PlayerId) -> Dict[str, Any]:
+        """One dealt-in player's record, JSON-ready: ``player``, ``units``, ``money``,
+        ``balance``, ``points``, ``auto`` and ``stood_up`` (``None`` where not). Raises
+        ``KeyError`` for a player not dealt in."""
+        return {
+            "player": player,
+            "units": self.units[player],
+            "money": self.money[player],
+            "balance": self.balances[player],
+            "points": self.points[player],
+            "auto": self.auto.get(player),
+            "stood_up": self.stood_up.get(player),
+        }
+
     def to_dict(self) -> Dict[str, Any]:
         """Plain data, JSON-ready (per-player values as lists of records, so int player
         ids stay ints)."""
         return {
             "result": self.result.to_dict(),
-            "players": [
-                {
-                    "player": p,
-                    "units": self.units[p],
-                    "money": self.money[p],
-                    "balance": self.balances[p],
-                    "points": self.points[p],
-                    "auto": self.auto.get(p),
-                    "stood_up": self.stood_up.get(p),
-                }
-                for p in self.players
-            ],
+            "players": [self.player_dict(p) for p in self.players],
             "level_changes": [c.to_dict() for c in self.level_changes],
             "bankrupt": list(self.bankrupt),
             "escaped": list(self.escaped),

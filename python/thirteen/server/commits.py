@@ -50,6 +50,7 @@ class Staged:
     you: Set[str] = field(default_factory=set)
 
 
+@dataclass(eq=False)
 class Journal:
     """A room's staged changes and saved version (see the module doc).
 
@@ -63,24 +64,16 @@ class Journal:
         refused: called with the refusal when they are not (the room reads itself back).
     """
 
-    def __init__(
-        self,
-        committer: "Committer",
-        room: str,
-        version: int,
-        snapshot: Callable[[], Tuple[str, Optional[float]]],
-        saved: Callable[[int, Staged], None],
-        refused: Callable[[BaseException], None],
-    ) -> None:
-        self.committer = committer
-        self.room = room
-        self.version = version
-        self.snapshot = snapshot
-        self.saved = saved
-        self.refused = refused
-        self.staged: Optional[Staged] = None
-        self.writing: Optional[Staged] = None
-        self.lease: Optional[int] = None  # the lease version every write names (fencing)
+    committer: "Committer"
+    room: str
+    version: int
+    snapshot: Callable[[], Tuple[str, Optional[float]]]
+    saved: Callable[[int, Staged], None]
+    refused: Callable[[BaseException], None]
+    staged: Optional[Staged] = field(default=None, init=False)
+    writing: Optional[Staged] = field(default=None, init=False)
+    #: the lease version every write names (fencing)
+    lease: Optional[int] = field(default=None, init=False)
 
     def stage(
         self,

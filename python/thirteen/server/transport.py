@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass, field
 from typing import Any, Dict, FrozenSet, Optional, Tuple, Type
 
 import h11
@@ -56,6 +57,7 @@ _TOO_LARGE = (
 )
 
 
+@dataclass(eq=False)
 class Guard:
     """Counts open connections per peer address and in all.
 
@@ -69,25 +71,17 @@ class Guard:
             503 (more are closed at once).
     """
 
-    def __init__(
-        self,
-        max_connections: int,
-        per_address: int,
-        header_timeout: float,
-        trusted: FrozenSet[str],
-        max_head: int = 16 * 1024,
-        max_lingering: int = 64,
-    ) -> None:
-        self.max_connections = max_connections
-        self.per_address = per_address
-        self.header_timeout = header_timeout
-        self.trusted = trusted
-        self.max_head = max_head
-        self.max_lingering = max_lingering
-        self.open: Dict[asyncio.BaseTransport, str] = {}
-        self.by_address: Dict[str, int] = {}
-        self.refused = 0
-        self.lingering = 0  # refused connections still open for their peer to read the 503
+    max_connections: int
+    per_address: int
+    header_timeout: float
+    trusted: FrozenSet[str]
+    max_head: int = 16 * 1024
+    max_lingering: int = 64
+    open: Dict[asyncio.BaseTransport, str] = field(default_factory=dict, init=False)
+    by_address: Dict[str, int] = field(default_factory=dict, init=False)
+    refused: int = field(default=0, init=False)
+    #: refused connections still open for their peer to read the 503
+    lingering: int = field(default=0, init=False)
 
     def admit(self, transport: asyncio.BaseTransport) -> Optional[bytes]:
         """Counts a new connection; returns the refusal to write instead when it is over a

@@ -178,13 +178,7 @@ def result_frame(
     for s, player in enumerate(report.players):
         seats.append(
             {
-                "player": player,
-                "units": report.units[player],
-                "money": report.money[player],
-                "balance": report.balances[player],
-                "points": report.points[player],
-                "auto": report.auto.get(player),
-                "stood_up": report.stood_up.get(player),
+                **report.player_dict(player),
                 "name": names.get(player, str(player)),
                 "ai": is_ai(player),
                 "seat": s,

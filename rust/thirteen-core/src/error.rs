@@ -233,6 +233,13 @@ impl From<String> for Detail {
 }
 
 impl Error {
+    /// Whether this is a [`Error::WrongCount`] of `got` cards where `expected` were wanted,
+    /// whatever lane or seat it names (the tests' check of a short or long hand).
+    #[cfg(test)]
+    pub(crate) fn is_wrong_count(&self, expected: usize, got: usize) -> bool {
+        matches!(self, Error::WrongCount { expected: e, got: g, .. } if (*e, *g) == (expected, got))
+    }
+
     /// The error for the argument `name` given as text that is not valid Unicode (a lone
     /// surrogate, which UTF-8 cannot hold), `shown` as the caller writes it (`'ev\ud800'`).
     pub fn not_unicode(name: &str, shown: &str) -> Error {

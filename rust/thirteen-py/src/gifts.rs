@@ -5,9 +5,9 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use thirteen_core::{self as core, GiftModel, GiftOptions, GiftSearch};
 
-use crate::convert::{cards_list, extract_cards, with_rules};
+use crate::convert::cards_list;
 use crate::errors::IntoPy;
-use crate::lane_tables::PyLaneTables;
+use crate::lane_tables::{with_hand, PyLaneTables};
 
 /// The gifts of a hand (the engine behind ``thirteen.gift``): ``cards`` the cards dealt;
 /// returns ``[(cards given (a tuple), expected units after the swap), ...]`` best first, at
@@ -47,13 +47,11 @@ pub(crate) fn _gift<'py>(
             final_pools,
         };
     }
-    let hand = extract_cards(cards)?;
-    let t = &tables.get().tables;
-    with_rules(rules, |r| {
-        let gifts = py.detach(|| core::gift(&hand, r, t, &options)).py_err(py)?;
-        gifts
-            .into_iter()
-            .map(|g| Ok((cards_list(py, &g.cards)?, g.expected)))
-            .collect()
-    })
+    let gifts = with_hand(cards, rules, tables, |hand, r, t| {
+        core::gift(hand, r, t, &options)
+    })?;
+    gifts
+        .into_iter()
+        .map(|g| Ok((cards_list(py, &g.cards)?, g.expected)))
+        .collect()
 }

@@ -6,7 +6,7 @@ use thirteen_core as core;
 use thirteen_core::Lane;
 use thirteen_core::{LaneCounts, LanePairs, LaneTables};
 
-use crate::convert::{plain, with_rules, Int, RulesArg};
+use crate::convert::{extract_cards, plain, with_rules, Int, RulesArg};
 use crate::errors::IntoPy;
 use crate::pickle::Reduced;
 use crate::rules::PyRules;
@@ -28,6 +28,22 @@ pub(crate) fn rules_object(rules: Option<&Bound<'_, PyAny>>) -> PyResult<Option<
         .map(|r| r.extract::<RulesArg>())
         .transpose()?
         .map(|r| r.0.unbind()))
+}
+
+/// Runs a core call on a hand with lane tables, without the GIL (the bindings of ``solve``,
+/// ``complete``, ``gift`` and the search's checks): ``cards`` converted, the rules of
+/// ``rules`` (``None``: the standard rules) and the tables of ``tables``; the core's error
+/// raised as its class (``thirteen.errors``).
+pub(crate) fn with_hand<T: Send>(
+    cards: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyAny>>,
+    tables: &Bound<'_, PyLaneTables>,
+    call: impl FnOnce(&[core::Card], &core::Rules, &LaneTables) -> core::Result<T> + Send,
+) -> PyResult<T> {
+    let py = cards.py();
+    let hand = extract_cards(cards)?;
+    let t = &tables.get().tables;
+    with_rules(rules, |r| py.detach(|| call(&hand, r, t)).py_err(py))
 }
 
 impl PyLaneTables {

@@ -13,7 +13,7 @@ use thirteen_core::{HandSplits, SplitFilter};
 use crate::arrangements::PyArrangement;
 use crate::convert::{cards_list, extract_cards, thirteen_cards, with_rules, Text};
 use crate::errors::IntoPy;
-use crate::lane_tables::PyLaneTables;
+use crate::lane_tables::{with_hand, PyLaneTables};
 use crate::specials::PySpecialHand;
 
 /// Number of splits of a 13-card hand (RULES.md 2): all 72,072, only the non-fouled ones
@@ -82,12 +82,9 @@ pub(crate) fn _ev_scan(
 ) -> PyResult<(f64, f64, usize, usize, usize)> {
     let py = cards.py();
     let ctx = SolveOptions::new(players, banker).py_err(py)?.ctx;
-    let hand = extract_cards(cards)?;
-    let t = &tables.get().tables;
-    with_rules(rules, |r| {
-        let (pruned, full, stats) = py.detach(|| ev_scan(&hand, r, t, ctx)).py_err(py)?;
-        Ok((pruned, full, stats.backs, stats.scored, stats.middle_side))
-    })
+    let (pruned, full, stats) =
+        with_hand(cards, rules, tables, |hand, r, t| ev_scan(hand, r, t, ctx))?;
+    Ok((pruned, full, stats.backs, stats.scored, stats.middle_side))
 }
 
 /// `_explain`'s result: per lane (P(win), P(lose)), P(scoop), P(scooped), expected units.
@@ -151,17 +148,13 @@ pub(crate) fn _solve<'py>(
         distinct: Distinct::of(distinct, labels),
         ..seat
     };
-    let dealt = extract_cards(cards)?;
-    let t = &tables.get().tables;
-    with_rules(rules, |r| {
-        let solved = py
-            .detach(|| core::solve(&dealt, r, t, &options))
-            .py_err(py)?;
-        Ok((
-            cards_list(py, &solved.kept)?,
-            solved.choices.into_iter().map(choice_tuple).collect(),
-        ))
-    })
+    let solved = with_hand(cards, rules, tables, |dealt, r, t| {
+        core::solve(dealt, r, t, &options)
+    })?;
+    Ok((
+        cards_list(py, &solved.kept)?,
+        solved.choices.into_iter().map(choice_tuple).collect(),
+    ))
 }
 
 /// The legal ways to finish a hand with some cards already placed (engine behind
@@ -189,13 +182,10 @@ pub(crate) fn _complete(
         extract_cards(middle)?,
         extract_cards(back)?,
     ];
-    let dealt = extract_cards(cards)?;
-    let t = &tables.get().tables;
-    with_rules(rules, |r| {
-        py.detach(|| core::complete(&dealt, r, t, &options, &placed, limit))
-            .map(|v| v.into_iter().map(choice_tuple).collect())
-            .py_err(py)
-    })
+    let choices = with_hand(cards, rules, tables, |dealt, r, t| {
+        core::complete(dealt, r, t, &options, &placed, limit)
+    })?;
+    Ok(choices.into_iter().map(choice_tuple).collect())
 }
 
 /// Solves many hands at once on every core, without the GIL.

@@ -447,17 +447,7 @@ mod tests {
             assert!(matches!(err, Error::OutOfRange { ref key, max: 10, .. } if key == "top"));
         }
         let err = gift(&hand[..12], &rules, &tables, &options(4, 0, 1)).unwrap_err();
-        assert!(
-            matches!(
-                err,
-                Error::WrongCount {
-                    expected: 13,
-                    got: 12,
-                    ..
-                }
-            ),
-            "{err:?}"
-        );
+        assert!(err.is_wrong_count(13, 12), "{err:?}");
         let mut twice = hand.clone();
         twice[12] = twice[0];
         let err = gift(&twice, &rules, &tables, &options(4, 0, 1)).unwrap_err();

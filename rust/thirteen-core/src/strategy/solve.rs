@@ -454,17 +454,7 @@ mod tests {
         // 12 cards: a count error naming 13; 14 of 16 dealt: neither the kept nor the dealt.
         let deck = DeckKind::ExtraDiamonds.cards();
         let err = solve(&deck[..12], &rules, &tables, &options).unwrap_err();
-        assert!(
-            matches!(
-                err,
-                Error::WrongCount {
-                    expected: 13,
-                    got: 12,
-                    ..
-                }
-            ),
-            "{err:?}"
-        );
+        assert!(err.is_wrong_count(13, 12), "{err:?}");
         let err = solve(&deck[..14], &kaixin_extra(), &tables, &options).unwrap_err();
         assert_eq!(err, Error::DealtCount { dealt: 16, got: 14 });
         assert_eq!(
@@ -579,14 +569,7 @@ mod tests {
         let err = solve_batch(&zeros, 13, &rules, &tables, &options).unwrap_err();
         assert_eq!(err.to_string(), "table 0: duplicate card 2d");
         let err = solve_batch(&zeros[..14], 14, &rules, &tables, &options).unwrap_err();
-        assert!(matches!(
-            err,
-            Error::WrongCount {
-                expected: 13,
-                got: 14,
-                ..
-            }
-        ));
+        assert!(err.is_wrong_count(13, 14), "{err:?}");
         let mut codes: Vec<u8> = (0..26).collect();
         codes[20] = 52;
         let err = solve_batch(&codes, 13, &rules, &tables, &options).unwrap_err();

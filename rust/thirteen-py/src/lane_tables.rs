@@ -86,6 +86,18 @@ impl PyLaneTables {
             })
         })
     }
+    /// Builds tables from counts packed in bytes, as a packed training ``count`` receives
+    /// them (``_core.train``); ``ThirteenError`` for bytes of another layout.
+    #[staticmethod]
+    fn from_packed(
+        py: Python<'_>,
+        rules: Option<&Bound<'_, PyAny>>,
+        packed: &[u8],
+    ) -> PyResult<Self> {
+        let counts = LaneCounts::from_bytes(packed).py_err(py)?;
+        let kept = rules_object(rules)?;
+        with_rules(rules, |r| Ok(PyLaneTables::new(counts, r, kept)))
+    }
     /// Whether ``ev`` weighs an opponent's lanes by the cards the seat holds (card removal,
     /// RULES.md 5): the tables count an opponent's lanes over all deals, and the values
     /// named by cards the seat holds are made rarer. On by default; always off with the

@@ -1,7 +1,8 @@
 """How ``thirteen simulate`` and ``thirteen train`` scale with the cores of this machine.
 
     .venv/bin/python benches/scaling.py [--ev-rounds 60000] [--greedy-rounds 200000]
-        [--repeat 3] [--rules kaixin] [--players 4] [--train-deals 16000] [--json]
+        [--repeat 3] [--rules kaixin] [--players 4] [--train-deals 16000]
+        [--parts simulate,limit,train] [--json]
 
 Simulation: ``thirteen.simulate`` of the same seeded rounds with 1, 2, ... up to every core
 worker processes (``workers=1`` plays in this process), for an all-``ev`` table and an
@@ -168,13 +169,16 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--rules", default="kaixin")
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--parts", default="simulate,limit,train",
+                        help="what to measure: simulate, limit (independent processes), train (comma-separated)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    parts = set(args.parts.split(","))
     cores = os.cpu_count() or 1
     before = os.getloadavg()[0]
-    sim = simulation(args, cores)
-    alone = ceiling(args, cores)
-    train = training(args, cores)
+    sim = simulation(args, cores) if "simulate" in parts else []
+    alone = ceiling(args, cores) if "limit" in parts else []
+    train = training(args, cores) if "train" in parts else []
     out = {"cores": cores, "cpu": cpu_model(), "load_average_before": round(before, 1),
            "load_average_after": round(os.getloadavg()[0], 1), "rules": args.rules, "players": args.players,
            "repeat": args.repeat, "simulate": sim, "independent_processes": alone, "train": train}
@@ -188,10 +192,12 @@ def main() -> None:
     for r in sim:
         print(f"{r['mix']:<11} {r['rounds']:>8} {r['workers']:>7} {r['wall_seconds']:>7.2f} {r['cpu_seconds']:>7.2f} "
               f"{r['rounds_per_wall_second']:>9,} {r['speed_up']:>7.2f}x {r['rounds_per_cpu_second']:>12,}")
-    print("the machine's limit: independent one-process runs started together, sharing the rounds:")
+    if alone:
+        print("the machine's limit: independent one-process runs started together, sharing the rounds:")
     for r in alone:
         print(f"  {r['mix']:<11} {r['processes']} process(es): {r['wall_seconds']:.2f} s, {r['speed_up']:.2f}x")
-    print(f"train, {args.players} players, {args.train_deals} deals x 3 iterations (a fresh process each):")
+    if train:
+        print(f"train, {args.players} players, {args.train_deals} deals x 3 iterations (a fresh process each):")
     for r in train:
         print(f"  {r['threads']} thread(s): {r['wall_seconds']:.2f} s, {r['speed_up']:.2f}x")
 

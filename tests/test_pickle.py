@@ -73,6 +73,9 @@ def test_deals_rules_and_lane_tables() -> None:
         assert back.counts() == tables.counts() and back.samples == 3
     built = thirteen.build_tables(KAIXIN, players=2, deals=20, iterations=1)
     assert round_trip(built).counts() == built.counts()
+    # Tables pickle as their counts packed in bytes, card removal kept either way.
+    assert round_trip(built).card_removal and not round_trip(built.with_card_removal(False)).card_removal
+    assert isinstance(built.__reduce__()[1][1], bytes)
 
 
 def test_damaged_pickles_are_refused() -> None:

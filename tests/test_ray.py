@@ -17,7 +17,7 @@ from typing import Any, Dict, Iterator, List
 import pytest
 
 import thirteen
-from thirteen import RuleSet
+from thirteen import RuleSet, _core
 from thirteen.training import SHARD_DEALS
 
 NO_RAY = "Ray cannot be imported here (pip install 'thirteen[ray]')"
@@ -79,14 +79,15 @@ def test_train_on_ray_gives_the_same_bytes(ray_here: Any, tmp_path: Path) -> Non
 
 def test_ray_tasks_raise_the_engines_errors(ray_here: Any) -> None:
     from thirteen import cluster
-    from thirteen.training import add_packed, count_deals
+    from thirteen.training import build_iteration, count_deals
 
     rules = RuleSet.preset("western-2-4")
     with cluster.session() as ray:
-        counts = ray.map(count_deals, (rules, None, 2, 1, 0, True), [(0, 3), (3, 5)])
-        assert [sum(n for _, n in add_packed([c])["front"]) for c in counts] == [6, 4]
+        # Tasks send their counts back packed: 3 and 2 deals of 2 hands.
+        counts = ray.map(count_deals, (rules, None, 2, 1, 0, True), [(0, 3), (3, 5)], prepare=build_iteration)
+        assert [_core.LaneTables.from_packed(rules, c).samples for c in counts] == [6, 4]
         with pytest.raises(thirteen.ThirteenError, match="ev needs the tables"):
-            ray.map(count_deals, (rules, None, 2, 1, 1, False), [(0, 2)])
+            ray.map(count_deals, (rules, None, 2, 1, 1, False), [(0, 2)], prepare=build_iteration)
     assert ray_here.is_initialized()  # a runtime the caller started is left running
 
 

@@ -200,17 +200,66 @@ def test_the_train_command_names_an_out_folder(tmp_path: Any) -> None:
 
 
 def test_packed_counts_add_up_as_the_lists_do() -> None:
-    """What a Ray task of training sends back (numpy rows) adds up, in any order, to the sum
-    of the lists written out here; parts that counted no hand add nothing."""
-    from thirteen.training import add_packed, pack_counts
-
+    """What a Ray task of training sends back (``packed=True``: bytes) is the same counts, and
+    the core adds packed parts, in any order, to the sum of the lists written out here;
+    parts that counted no hand add nothing."""
     ranges = ((0, 4), (4, 4), (4, 29), (29, 30))
     parts = [counts(None, 0, True, a, b) for a, b in ranges]
-    packed = [pack_counts(p) for p in parts]
-    assert add_packed(packed) == added(parts) == counts(None, 0, True, 0, 30)
-    assert add_packed(packed[::-1]) == add_packed(packed)
-    assert add_packed([pack_counts(counts(None, 0, True, 5, 5))]) == {"front": [], "middle": [], "back": []}
-    assert add_packed([]) == {"front": [], "middle": [], "back": []}
-    # Counts past 2**32 stay exact.
-    big = {lane: [(v, n * 2**40) for v, n in parts[2][lane]] for lane in LANES}
-    assert add_packed([pack_counts(big), pack_counts(big)]) == {lane: [(v, 2 * n) for v, n in big[lane]] for lane in LANES}
+    packed = [_core.iteration_counts(RULES, None, players=2, seed=5, iteration=0, greedy=True, start=a, stop=b,
+                                     packed=True) for a, b in ranges]
+    assert all(isinstance(p, bytes) for p in packed)
+    # Bytes: 4 for the number of lists (3 lanes, 3 per class for 16 classes), 4 for each
+    # list's length, 12 for each (value, count) pair.
+    pairs = sum(len(parts[2][lane]) for lane in LANES) + sum(len(c[lane]) for c in parts[2]["classes"] for lane in LANES)
+    assert len(packed[2]) == 4 + 4 * 51 + 12 * pairs
+    assert _core.LaneTables.from_packed(RULES, packed[2]).counts() == parts[2]
+    assert len(packed[1]) == 16  # no hand: three empty lists
+
+    def count_packed(order: List[bytes]) -> Any:
+        def count(iteration: int, greedy: bool, tables: Optional[bytes]) -> List[bytes]:
+            return order
+        return _core.train(RULES, players=2, deals=30, iterations=1, tolerance=0, seed=5, count=count,
+                           packed=True).counts()
+
+    assert count_packed(packed) == count_packed(packed[::-1]) == added(parts) == counts(None, 0, True, 0, 30)
+
+
+def test_a_packed_counting_callback_gives_the_local_tables() -> None:
+    sent: List[Optional[bytes]] = []
+
+    def count(iteration: int, greedy: bool, packed: Optional[bytes]) -> List[bytes]:
+        sent.append(packed)
+        tables = None if packed is None else _core.LaneTables.from_packed(RULES, packed)
+        return [_core.iteration_counts(RULES, tables, players=2, seed=5, iteration=iteration, greedy=greedy,
+                                       start=a, stop=b, packed=True) for a, b in ((0, 13), (13, 40))]
+
+    args: Dict[str, Any] = {"players": 2, "deals": 40, "iterations": 3, "tolerance": 0.0, "seed": 5}
+    local = _core.train(RULES, **args)
+    assert _core.train(RULES, count=count, packed=True, **args).counts() == local.counts()
+    assert sent[0] is None and all(isinstance(p, bytes) for p in sent[1:]) and len(sent) == 3
+    # The tables of iteration 2 are those of the first two iterations' average.
+    assert _core.LaneTables.from_packed(RULES, sent[2]).counts() == _core.train(RULES, **{**args, "iterations": 2}).counts()
+
+
+@pytest.mark.parametrize(
+    "packed, message",
+    [
+        (b"", "packed lane counts: 0 bytes hold no header"),
+        (b"\x04\x00\x00\x00", "packed lane counts: 4 lists"),
+        (b"\x03\x00\x00\x00" + b"\x00" * 11, "hold no 3 list lengths"),
+        (b"\x03\x00\x00\x00" + b"\x01\x00\x00\x00" + b"\x00" * 8, "bytes for lists of"),
+    ],
+)
+def test_packed_counts_of_another_layout_are_refused(packed: bytes, message: str) -> None:
+    with pytest.raises(thirteen.ThirteenError, match=message):
+        _core.train(RULES, players=2, deals=5, iterations=1, tolerance=0, seed=5, count=lambda *a: [packed],
+                    packed=True)
+    with pytest.raises(thirteen.ThirteenError, match=message):
+        _core.LaneTables.from_packed(RULES, packed)
+
+
+@pytest.mark.parametrize("returned", [["front"], None, {"front": []}])
+def test_a_packed_count_returns_a_list_of_bytes(returned: Any) -> None:
+    with pytest.raises(TypeError):
+        _core.train(RULES, players=2, deals=5, iterations=1, tolerance=0, seed=5, count=lambda *a: returned,
+                    packed=True)

@@ -3,7 +3,7 @@ checked by ``python -m mypy.stubtest thirteen._core`` in ``make test``)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Tuple, Union, final
+from typing import Any, Callable, Iterable, Literal, Mapping, Optional, Sequence, Tuple, Union, final, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -232,6 +232,8 @@ class LaneTables:
         classes: Optional[Sequence[Mapping[str, Sequence[Tuple[int, int]]]]] = None,
         card_removal: bool = True,
     ) -> LaneTables: ...
+    @staticmethod
+    def from_packed(rules: _RulesLike, packed: bytes, card_removal: Optional[bool] = None) -> LaneTables: ...
     def counts(self) -> dict[str, Any]: ...
     @property
     def samples(self) -> int: ...
@@ -266,8 +268,10 @@ def train(
     seed: int,
     warm: Optional[LaneTables] = None,
     report: Optional[Callable[[int, int, float, float], Any]] = None,
-    count: Optional[Callable[[int, bool, Optional[LaneTables]], Mapping[str, Any]]] = None,
+    count: Optional[Callable[[int, bool, Any], Any]] = None,
+    packed: bool = False,
 ) -> LaneTables: ...
+@overload
 def iteration_counts(
     rules: _RulesLike,
     tables: Optional[LaneTables],
@@ -278,7 +282,21 @@ def iteration_counts(
     greedy: bool,
     start: int,
     stop: int,
+    packed: Literal[False] = False,
 ) -> dict[str, Any]: ...
+@overload
+def iteration_counts(
+    rules: _RulesLike,
+    tables: Optional[LaneTables],
+    *,
+    players: int,
+    seed: int,
+    iteration: int,
+    greedy: bool,
+    start: int,
+    stop: int,
+    packed: Literal[True],
+) -> bytes: ...
 def _ev_scan(
     cards: _CardsLike,
     rules: _RulesLike,

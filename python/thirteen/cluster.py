@@ -109,14 +109,18 @@ def import_ray() -> Any:
 _RESOLVED: "OrderedDict[str, Any]" = OrderedDict()
 
 
-def _run_shard(fn: Callable[[Any, Any], Any], box: List[Any], shard: Any) -> Any:
-    """A Ray task: ``fn(common, shard)``, where ``box`` holds the object reference of
-    ``common`` (in a list, so that Ray does not resolve it for every task): the first task
-    of a run in a worker process fetches it, the next ones find it here."""
+def _run_shard(fn: Callable[[Any, Any], Any], prepare: Optional[Callable[[Any], Any]], box: List[Any],
+               shard: Any) -> Any:
+    """A Ray task: ``fn(common, shard)``, where ``box`` holds the object reference of the
+    shared data (in a list, so that Ray does not resolve it for every task) and ``common``
+    is that data, or ``prepare(data)`` with a ``prepare``: the first task of a run in a
+    worker process fetches (and prepares) it, the next ones find it here."""
     key = box[0].hex()
-    common = _RESOLVED.get(key)
-    if common is None:
+    common = _RESOLVED.get(key, _RESOLVED)
+    if common is _RESOLVED:
         common = import_ray().get(box[0])
+        if prepare is not None:
+            common = prepare(common)
         _RESOLVED[key] = common
         while len(_RESOLVED) > 2:  # a run's previous data (training: the last iteration's)
             _RESOLVED.popitem(last=False)
@@ -156,12 +160,15 @@ class RaySession:
         """The cluster's CPUs now (at least 1)."""
         return max(1, int(self._ray.cluster_resources().get("CPU", 1)))
 
-    def run(self, fn: Callable[[C, S], R], common: C, shards: Iterable[S]) -> Iterator[Tuple[int, R]]:
+    def run(self, fn: Callable[[Any, S], R], common: C, shards: Iterable[S],
+            prepare: Optional[Callable[[C], Any]] = None) -> Iterator[Tuple[int, R]]:
         """``fn(common, shard)`` for each shard, each call a Ray task of one CPU (retried
         twice when its worker or node dies), yielded as ``(index, result)`` as each ends,
         in any order.
 
-        ``common`` is sent to the cluster once, and each worker process fetches it once.
+        ``common`` is sent to the cluster once, and each worker process fetches it once
+        (and, with ``prepare``, makes ``prepare(common)`` of it once, which ``fn`` is given
+        instead: tables built from their counts, say).
         Shards are taken from ``shards`` as the work goes: at most ``workers`` (default:
         twice the cluster's CPUs) run at once, so a lazy plan of millions of shards stays
         lazy. When a shard fails or the caller stops early, the shards already running
@@ -169,9 +176,11 @@ class RaySession:
 
         Args:
             fn: a module-level function of the installed ``thirteen`` (workers import it by
-                name), of ``common`` and one shard; its result is pickled back.
+                name), of ``common`` (or what ``prepare`` made of it) and one shard; its
+                result is pickled back.
             common: the data every shard shares.
             shards: the shards.
+            prepare: a module-level function of ``common``, run once per worker process.
 
         Yields:
             ``(index of the shard, its result)``.
@@ -188,7 +197,7 @@ class RaySession:
             box = [ray.put(common)]
             running: Dict[Any, int] = {}
             for index, shard in itertools.islice(plan, limit):
-                running[self._task.remote(fn, box, shard)] = index
+                running[self._task.remote(fn, prepare, box, shard)] = index
             while running:
                 ready, _ = ray.wait(list(running), num_returns=1, timeout=HEAD_CHECK_SECONDS)
                 if not ready:
@@ -198,7 +207,7 @@ class RaySession:
                 ready, _ = ray.wait(list(running), num_returns=len(running), timeout=0)
                 results = [(running.pop(ref), result) for ref, result in zip(ready, ray.get(ready))]
                 for index, shard in itertools.islice(plan, len(results)):
-                    running[self._task.remote(fn, box, shard)] = index
+                    running[self._task.remote(fn, prepare, box, shard)] = index
                 yield from results
         except ray.exceptions.RayTaskError as exc:
             cause = getattr(exc, "cause", None)
@@ -214,14 +223,16 @@ class RaySession:
         # They are not cancelled: Ray's cancel can race with a task's completion and abort
         # the calling process (ray-project/ray#54846; seen here with Ray 2.60).
 
-    def imap_unordered(self, fn: Callable[[C, S], R], common: C, shards: Iterable[S]) -> Iterator[R]:
+    def imap_unordered(self, fn: Callable[[Any, S], R], common: C, shards: Iterable[S],
+                       prepare: Optional[Callable[[C], Any]] = None) -> Iterator[R]:
         """The results of :meth:`run`, as each shard ends."""
-        for _, result in self.run(fn, common, shards):
+        for _, result in self.run(fn, common, shards, prepare):
             yield result
 
-    def map(self, fn: Callable[[C, S], R], common: C, shards: Iterable[S]) -> List[R]:
+    def map(self, fn: Callable[[Any, S], R], common: C, shards: Iterable[S],
+            prepare: Optional[Callable[[C], Any]] = None) -> List[R]:
         """The results of :meth:`run` as a list, in shard order."""
-        return [result for _, result in sorted(self.run(fn, common, shards), key=lambda pair: pair[0])]
+        return [result for _, result in sorted(self.run(fn, common, shards, prepare), key=lambda pair: pair[0])]
 
 
 def _first_line(exc: BaseException) -> str:

@@ -9,11 +9,14 @@ value: ``change``, how far the iteration moved the tables, and ``gap``, how far 
 response was from the tables it answered. Training stops at ``tolerance`` (``change`` below
 it) or after ``iterations``. The same arguments and seed give byte-identical tables.
 
-On a Ray cluster (``backend="ray"``) each iteration's deals are cut into two shards per CPU
-of the cluster (:func:`shard_deals`), played as Ray tasks (:func:`count_deals`) that fetch
-the iteration's tables once per worker process and send their lane counts back packed in
-numpy arrays (:func:`pack_counts`); the counts add up to the iteration's in any order, and the averaging stays in the core, so the tables are
-byte-identical to the local ones.
+On a Ray cluster (``backend="ray"``) each iteration's deals are cut into shards
+(:data:`TASKS_PER_CPU` per CPU of the cluster, :func:`shard_deals`), played as Ray tasks
+(:func:`count_deals`). The driver never builds the tables: the core hands over the counts
+they are built from, packed in bytes, which go to the cluster once; each worker process
+builds the tables from them once (:func:`build_iteration`), and each task sends its lane
+counts back packed in bytes, which the core adds up. The counts add up to the iteration's
+in any order, and the averaging stays in the core, so the tables are byte-identical to the
+local ones.
 """
 
 from __future__ import annotations
@@ -23,19 +26,22 @@ import os
 import tempfile
 from pathlib import Path
 
-import numpy as np
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 from thirteen import _core, cluster
 from thirteen.errors import LimitError, ThirteenError
 from thirteen.rules import RuleSet
-from thirteen.table_store import LANES, SizeTables, TableSet, play_key, read_counts, size_groups
+from thirteen.table_store import SizeTables, TableSet, play_key, read_counts, size_groups
 
-__all__ = ["train", "Progress", "DEFAULTS", "SHARD_DEALS", "add_packed", "check_out", "count_deals", "pack_counts",
-           "shard_deals"]
+__all__ = ["train", "Progress", "DEFAULTS", "SHARD_DEALS", "TASKS_PER_CPU", "build_iteration", "check_out",
+           "count_deals", "shard_deals"]
 
 #: Fewest deals per Ray task in a training iteration (:func:`shard_deals`).
 SHARD_DEALS = 250
+
+#: Ray tasks per CPU of the cluster in a training iteration (:func:`shard_deals`): an
+#: iteration waits for its last task.
+TASKS_PER_CPU = 2
 
 #: The settings the shipped tables are trained with.
 DEFAULTS: Dict[str, Any] = {"deals": 32000, "iterations": 60, "tolerance": 0.0002, "seed": 1}
@@ -169,60 +175,31 @@ def _size(value: object) -> int:
         raise TypeError(f"players must hold ints, not {type(value).__name__}") from None
 
 
-#: What every shard of a training iteration shares: rules, tables, players, seed, iteration, greedy.
-IterationSpec = Tuple[RuleSet, Optional[_core.LaneTables], int, int, int, bool]
+#: What every shard of a training iteration shares, as the driver sends it: rules, the
+#: counts of the tables it answers packed in bytes (``None`` for a greedy iteration 0),
+#: players, seed, iteration, greedy.
+IterationSpec = Tuple[RuleSet, Optional[bytes], int, int, int, bool]
+
+#: An :data:`IterationSpec` as a worker process uses it: its tables built.
+Iteration = Tuple[RuleSet, Optional[_core.LaneTables], int, int, int, bool]
 
 
-#: Lane counts packed for the trip back from a Ray task: every ``(value, count)`` pair as
-#: one row of a ``(n, 2)`` uint64 array, and how many rows each list holds, in the order
-#: front, middle, back, then each class's front, middle and back (numpy arrays travel as
-#: their bytes; a list of tuples is pickled item by item).
-Packed = Tuple[np.ndarray, Tuple[int, ...]]
+def build_iteration(spec: IterationSpec) -> Iteration:
+    """What a Ray worker process does once per iteration (:meth:`thirteen.cluster.RaySession.run`'s
+    ``prepare``): the iteration's tables built from their packed counts."""
+    rules, packed, players, seed, iteration, greedy = spec
+    tables = None if packed is None else _core.LaneTables.from_packed(rules, packed)
+    return rules, tables, players, seed, iteration, greedy
 
 
-def pack_counts(counts: Dict[str, Any]) -> Packed:
-    """``counts`` as :func:`thirteen._core.iteration_counts` gives them, packed (:data:`Packed`)."""
-    lists = [counts[lane] for lane in LANES]
-    lists += [c[lane] for c in counts.get("classes") or () for lane in LANES]
-    rows = [pair for pairs in lists for pair in pairs]
-    return np.array(rows, dtype=np.uint64).reshape(len(rows), 2), tuple(len(pairs) for pairs in lists)
-
-
-def add_packed(parts: Sequence[Packed]) -> Dict[str, Any]:
-    """The sum of packed lane counts of disjoint deals (in any order), value by value, as
-    :func:`thirteen._core.iteration_counts` gives them: each list's pairs sorted by value,
-    and ``classes`` when anything was counted."""
-    counted = [p for p in parts if sum(p[1])]
-    if not counted:
-        return {lane: [] for lane in LANES}
-    slots = len(counted[0][1])
-    pieces: List[List[np.ndarray]] = [[] for _ in range(slots)]
-    for table, sizes in counted:
-        for slot, piece in enumerate(np.split(table, np.cumsum(sizes)[:-1])):
-            pieces[slot].append(piece)
-    summed = [_sum_pairs(np.concatenate(slot)) for slot in pieces]
-    out: Dict[str, Any] = dict(zip(LANES, summed[: len(LANES)]))
-    if slots > len(LANES):
-        out["classes"] = [dict(zip(LANES, summed[k : k + len(LANES)])) for k in range(len(LANES), slots, len(LANES))]
-    return out
-
-
-def _sum_pairs(table: np.ndarray) -> List[Tuple[int, int]]:
-    """``(value, count)`` rows summed by value, sorted by value."""
-    if not len(table):
-        return []
-    table = table[np.argsort(table[:, 0], kind="stable")]
-    starts = np.flatnonzero(np.r_[True, table[1:, 0] != table[:-1, 0]])
-    return list(zip(table[starts, 0].tolist(), np.add.reduceat(table[:, 1], starts).tolist()))
-
-
-def count_deals(common: IterationSpec, shard: Tuple[int, int]) -> Packed:
+def count_deals(common: Iteration, shard: Tuple[int, int]) -> bytes:
     """A Ray task of :func:`train`: the lane counts of deals ``shard[0]`` to ``shard[1] - 1``
     of one iteration (``common``: rules, tables, players, seed, iteration, greedy), as
-    :func:`thirteen._core.iteration_counts` gives them, packed (:func:`pack_counts`)."""
+    :func:`thirteen._core.iteration_counts` gives them, packed in bytes (the driver's core
+    adds them up)."""
     rules, tables, players, seed, iteration, greedy = common
-    return pack_counts(_core.iteration_counts(rules, tables, players=players, seed=seed, iteration=iteration,
-                                              greedy=greedy, start=shard[0], stop=shard[1]))
+    return _core.iteration_counts(rules, tables, players=players, seed=seed, iteration=iteration,
+                                  greedy=greedy, start=shard[0], stop=shard[1], packed=True)
 
 
 def _train_groups(
@@ -248,7 +225,7 @@ def _train_groups(
 
         count = None if ray is None else _ray_counter(ray, rules, max(group), deals, seed)
         tables = _core.train(rules, players=max(group), deals=deals, iterations=iterations,
-                             tolerance=tolerance, seed=seed, report=report, count=count)
+                             tolerance=tolerance, seed=seed, report=report, count=count, packed=True)
         counts = read_counts(tables.counts())
         out_sizes.append(SizeTables(players=group, counts=counts, log=tuple(log)))
     return out_sizes
@@ -256,23 +233,23 @@ def _train_groups(
 
 def _ray_counter(
     ray: cluster.RaySession, rules: RuleSet, players: int, deals: int, seed: int
-) -> Callable[[int, bool, Optional[_core.LaneTables]], Dict[str, Any]]:
-    """The ``count`` callback of :func:`thirteen._core.train` that plays each iteration's
-    deals as Ray tasks (:func:`shard_deals` deals each) and adds their counts as they come.
-    The iteration's tables go to the cluster once and each worker process fetches them once
-    (:meth:`thirteen.cluster.RaySession.run`)."""
+) -> Callable[[int, bool, Optional[bytes]], List[bytes]]:
+    """The packed ``count`` callback of :func:`thirteen._core.train` that plays each
+    iteration's deals as Ray tasks (:func:`shard_deals` deals each) and hands their packed
+    counts to the core, which adds them. The counts of the iteration's tables go to the
+    cluster once, and each worker process builds the tables from them once
+    (:func:`build_iteration`)."""
     size = shard_deals(deals, ray.cpus())
 
-    def count(iteration: int, greedy: bool, tables: Optional[_core.LaneTables]) -> Dict[str, Any]:
+    def count(iteration: int, greedy: bool, packed: Optional[bytes]) -> List[bytes]:
         plan = ((start, min(start + size, deals)) for start in range(0, deals, size))
-        parts = ray.imap_unordered(count_deals, (rules, tables, players, seed, iteration, greedy), plan)
-        return add_packed(list(parts))
+        spec: IterationSpec = (rules, packed, players, seed, iteration, greedy)
+        return list(ray.imap_unordered(count_deals, spec, plan, prepare=build_iteration))
 
     return count
 
 
 def shard_deals(deals: int, cpus: int) -> int:
-    """Deals per Ray task of a training iteration: two tasks per CPU of the cluster (an
-    iteration waits for its last task; on one machine one, two and four per CPU measured
-    alike), each of at least :data:`SHARD_DEALS`."""
-    return max(SHARD_DEALS, -(-deals // (2 * max(1, cpus))))
+    """Deals per Ray task of a training iteration: :data:`TASKS_PER_CPU` tasks per CPU of
+    the cluster, each of at least :data:`SHARD_DEALS`."""
+    return max(SHARD_DEALS, -(-deals // (TASKS_PER_CPU * max(1, cpus))))

@@ -62,6 +62,6 @@ pub use strategy::solve::{
 };
 pub use strategy::surrender::{surrender_expected, surrenders};
 pub use strategy::train::{
-    build_tables, deal_range, shard_counts, train, train_with, IterationCounts, IterationReport,
-    TrainConfig,
+    build_tables, deal_range, shard_counts, train, train_with, Answered, IterationCounts,
+    IterationReport, TrainConfig,
 };

@@ -1,7 +1,7 @@
 //! The `ev` strategy's lane tables: built from counts, read back as counts, pickled.
 
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyBytes, PyDict};
 use thirteen_core as core;
 use thirteen_core::Lane;
 use thirteen_core::{LaneCounts, LanePairs, LaneTables};
@@ -102,6 +102,28 @@ impl PyLaneTables {
             })
         })
     }
+    /// Builds tables from counts packed in bytes, as a packed training ``count`` receives
+    /// them (``_core.train``) and as the tables pickle; ``card_removal``: as ``from_counts``
+    /// (None: on where the deck allows it). ``ThirteenError`` for bytes of another layout.
+    #[staticmethod]
+    #[pyo3(signature = (rules, packed, card_removal = None))]
+    fn from_packed(
+        py: Python<'_>,
+        rules: Option<&Bound<'_, PyAny>>,
+        packed: &[u8],
+        card_removal: Option<bool>,
+    ) -> PyResult<Self> {
+        let counts = LaneCounts::from_bytes(packed).py_err(py)?;
+        let kept = rules_object(rules)?;
+        with_rules(rules, |r| {
+            let built = PyLaneTables::new(counts, r, kept);
+            let tables = match card_removal {
+                Some(on) => built.tables.with_card_removal(on),
+                None => built.tables,
+            };
+            Ok(PyLaneTables { tables, ..built })
+        })
+    }
     /// Whether ``ev`` weighs an opponent's lanes by the cards the seat holds (card removal,
     /// RULES.md 5): the tables count an opponent's lanes over all deals, and the values
     /// named by cards the seat holds are made rarer. On by default; always off with the
@@ -136,19 +158,10 @@ impl PyLaneTables {
         let py = slf.py();
         let me = slf.get();
         let rules = me.rules.as_ref().map(|r| r.clone_ref(py));
-        let [front, middle, back] = &me.counts.lanes;
-        let classes = (!me.counts.classes.is_empty()).then(|| class_dicts(py, &me.counts));
+        let packed = PyBytes::new(py, &me.counts.to_bytes());
         Ok((
-            py.get_type::<PyLaneTables>().getattr("from_counts")?,
-            (
-                rules,
-                front.clone(),
-                middle.clone(),
-                back.clone(),
-                classes.transpose()?,
-                me.tables.card_removal(),
-            )
-                .into_pyobject(py)?,
+            py.get_type::<PyLaneTables>().getattr("from_packed")?,
+            (rules, packed, me.tables.card_removal()).into_pyobject(py)?,
         ))
     }
 }

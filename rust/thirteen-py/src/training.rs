@@ -2,7 +2,7 @@
 //! training in shards.
 
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::PyBytes;
 use thirteen_core as core;
 use thirteen_core::limits::{
     TRAIN_DEAL, TRAIN_DEALS, TRAIN_ITERATION, TRAIN_ITERATIONS, TRAIN_START,
@@ -51,10 +51,12 @@ pub(crate) fn build_tables(
 /// when it returns a false value. ``count(iteration, greedy, tables)``, when given, counts
 /// each iteration's deals instead of this process (elsewhere, in ranges): it must return what
 /// ``iteration_counts`` returns for deals ``0`` to ``deals`` of that iteration (``tables``:
-/// ``None`` for the greedy iteration 0). Raises what ``report`` or ``count`` raise;
-/// ``ThirteenError`` for counts of another shape or more hands than the deals hold.
+/// ``None`` for the greedy iteration 0). ``packed``: ``count`` is given the tables' counts in
+/// bytes (``LaneTables.from_packed``) and returns a list of the packed counts of ranges of
+/// the deals (``iteration_counts(..., packed=True)``). Raises what ``report`` or ``count``
+/// raise; ``ThirteenError`` for counts of another shape or more hands than the deals hold.
 #[pyfunction]
-#[pyo3(signature = (rules, *, players, deals, iterations, tolerance, seed, warm = None, report = None, count = None))]
+#[pyo3(signature = (rules, *, players, deals, iterations, tolerance, seed, warm = None, report = None, count = None, packed = false))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn train(
     py: Python<'_>,
@@ -67,6 +69,7 @@ pub(crate) fn train(
     warm: Option<&Bound<'_, PyLaneTables>>,
     report: Option<Py<PyAny>>,
     count: Option<Py<PyAny>>,
+    packed: bool,
 ) -> PyResult<PyLaneTables> {
     let cfg = TrainConfig {
         players,
@@ -95,17 +98,24 @@ pub(crate) fn train(
                 r,
                 &cfg,
                 warm_counts.as_ref(),
-                |it, strategy, tables, built| {
+                |it, strategy, answered| {
                     Python::attach(|py| {
-                        let tables = built
+                        let greedy = strategy == Strategy::Greedy;
+                        if packed {
+                            let sent = answered.counts().map(|c| PyBytes::new(py, &c.to_bytes()));
+                            let out = count.call1(py, (it, greedy, sent))?;
+                            let parts: Vec<Bound<'_, PyBytes>> = out.extract(py)?;
+                            let parts: Vec<&[u8]> = parts.iter().map(|p| p.as_bytes()).collect();
+                            return IterationCounts::from_packed(&parts, &cfg).py_err(py);
+                        }
+                        let tables = (answered.counts())
                             .map(|c| PyLaneTables {
-                                tables: tables.clone(),
+                                tables: answered.tables().clone(),
                                 counts: c.clone(),
                                 rules: kept.as_ref().map(|k| k.clone_ref(py)),
                             })
                             .map(|t| Py::new(py, t))
                             .transpose()?;
-                        let greedy = strategy == Strategy::Greedy;
                         let out = count.call1(py, (it, greedy, tables))?;
                         IterationCounts::from_plain(&plain(out.bind(py))?, &cfg).py_err(py)
                     })
@@ -125,10 +135,11 @@ pub(crate) fn train(
 /// arranged greedily (``greedy``) or by ``ev`` on ``tables``, on every core without the GIL:
 /// ``{"front": [(value, count), ...], "middle": ..., "back": ...}``, sorted by value.
 /// Counts of consecutive ranges add up to the counts of the whole iteration. Raises
-/// ``PlayerCountError``, ``LimitError`` (``start`` after ``stop``, ``stop`` above 10**8,
-/// ``iteration`` above 10**4), ``ThirteenError`` (``ev`` without tables).
+/// ``packed``: the same counts in bytes (``LaneCounts`` packed, for ``train``'s packed
+/// ``count``). Raises ``PlayerCountError``, ``LimitError`` (``start`` after ``stop``, ``stop``
+/// above 10**8, ``iteration`` above 10**4), ``ThirteenError`` (``ev`` without tables).
 #[pyfunction]
-#[pyo3(signature = (rules, tables, *, players, seed, iteration, greedy, start, stop))]
+#[pyo3(signature = (rules, tables, *, players, seed, iteration, greedy, start, stop, packed = false))]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn iteration_counts<'py>(
     py: Python<'py>,
@@ -140,7 +151,8 @@ pub(crate) fn iteration_counts<'py>(
     greedy: bool,
     start: Int,
     stop: Int,
-) -> PyResult<Bound<'py, PyDict>> {
+    packed: bool,
+) -> PyResult<Bound<'py, PyAny>> {
     let deals = core::deal_range(start.value(py, &TRAIN_START)?, stop.value(py, &TRAIN_DEAL)?);
     let iteration = iteration.index(py, &TRAIN_ITERATION);
     let tables = tables.map(|t| &t.get().tables);
@@ -150,6 +162,10 @@ pub(crate) fn iteration_counts<'py>(
             let run = (players, seed);
             core::shard_counts(r, tables, greedy, run, iteration, deals)
         });
-        counts_dict(py, &counts.py_err(py)?.to_counts())
+        let counts = counts.py_err(py)?.to_counts();
+        match packed {
+            true => Ok(PyBytes::new(py, &counts.to_bytes()).into_any()),
+            false => Ok(counts_dict(py, &counts)?.into_any()),
+        }
     })
 }

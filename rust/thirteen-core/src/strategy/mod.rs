@@ -12,6 +12,7 @@ pub mod lane_counts;
 pub mod lanes;
 pub mod mc;
 pub mod model;
+pub mod packed;
 pub mod removal;
 pub mod search;
 pub mod solve;

@@ -14,6 +14,7 @@
 //! counts are integers, so the result is the same for the same arguments on any number of
 //! threads.
 
+use std::cell::OnceCell;
 use std::collections::BTreeMap;
 use std::convert::Infallible;
 use std::ops::Range;
@@ -351,9 +352,10 @@ pub fn shard_counts(
     deals: Range<usize>,
 ) -> crate::Result<IterationCounts> {
     check_table_size(players)?;
+    let empty = LaneTables::default();
     let (strategy, tables) = match (greedy, tables) {
-        (true, t) => (Strategy::Greedy, t.cloned().unwrap_or_default()),
-        (false, Some(t)) => (Strategy::Ev, t.clone()),
+        (true, t) => (Strategy::Greedy, t.unwrap_or(&empty)),
+        (false, Some(t)) => (Strategy::Ev, t),
         (false, None) => {
             return Err(Error::InvalidArgument {
                 message: "ev needs the tables it answers (greedy=True plays without)".into(),
@@ -368,7 +370,7 @@ pub fn shard_counts(
         seed,
     };
     Ok(iteration_counts(
-        rules, &tables, strategy, &cfg, iteration, deals,
+        rules, tables, strategy, &cfg, iteration, deals,
     ))
 }
 
@@ -381,10 +383,10 @@ pub fn train(
     warm: Option<&LaneCounts>,
     report: impl FnMut(&IterationReport) -> bool,
 ) -> LaneCounts {
-    let count = |it: usize, strategy: Strategy, tables: &LaneTables, _: Option<&LaneCounts>| {
+    let count = |it: usize, strategy: Strategy, answered: &Answered| {
         Ok::<_, Infallible>(iteration_counts(
             rules,
-            tables,
+            answered.tables(),
             strategy,
             cfg,
             it,
@@ -397,23 +399,52 @@ pub fn train(
     }
 }
 
+/// The tables an iteration answers: their counts, and the tables built from them
+/// ([`LaneTables::from_counts`]) when first asked for (a `count` that plays elsewhere sends
+/// the counts and never needs them here).
+pub struct Answered<'a> {
+    counts: Option<&'a LaneCounts>,
+    rules: &'a Rules,
+    tables: OnceCell<LaneTables>,
+}
+
+impl<'a> Answered<'a> {
+    /// The tables of `counts` under `rules` (`None`: the empty tables of a greedy start).
+    pub fn new(counts: Option<&'a LaneCounts>, rules: &'a Rules) -> Answered<'a> {
+        Answered {
+            counts,
+            rules,
+            tables: OnceCell::new(),
+        }
+    }
+
+    /// The counts the tables are built from (`None` for the empty tables).
+    pub fn counts(&self) -> Option<&'a LaneCounts> {
+        self.counts
+    }
+
+    /// The tables, built on the first call.
+    pub fn tables(&self) -> &LaneTables {
+        (self.tables).get_or_init(|| {
+            self.counts.map_or_else(LaneTables::default, |c| {
+                LaneTables::from_counts(c, self.rules)
+            })
+        })
+    }
+}
+
 /// [`train`] with the counting of each iteration's deals left to `count`, which may play
 /// them elsewhere (other processes or machines, in ranges whose counts it adds up with
-/// [`IterationCounts::add`]). `count(it, strategy, tables, counts)` must return the counts
-/// of [`iteration_counts`] over `0..cfg.deals` for iteration `it`, `strategy` and `tables`;
-/// `counts` are the counts `tables` were built from ([`LaneTables::from_counts`]), `None`
-/// for the empty tables of a greedy iteration 0. The first error of `count` stops the run
-/// and is returned.
+/// [`IterationCounts::add`] or [`IterationCounts::from_packed`]). `count(it, strategy,
+/// answered)` must return the counts of [`iteration_counts`] over `0..cfg.deals` for
+/// iteration `it`, `strategy` and the tables of `answered` (their counts, `None` for the
+/// empty tables of a greedy iteration 0; the tables are built here only if `count` asks for
+/// them). The first error of `count` stops the run and is returned.
 pub fn train_with<E>(
     rules: &Rules,
     cfg: &TrainConfig,
     warm: Option<&LaneCounts>,
-    mut count: impl FnMut(
-        usize,
-        Strategy,
-        &LaneTables,
-        Option<&LaneCounts>,
-    ) -> Result<IterationCounts, E>,
+    mut count: impl FnMut(usize, Strategy, &Answered) -> Result<IterationCounts, E>,
     mut report: impl FnMut(&IterationReport) -> bool,
 ) -> Result<LaneCounts, E> {
     let mut avg: Maps = Default::default();
@@ -421,10 +452,6 @@ pub fn train_with<E>(
     // (a `count` may return the lanes alone): else they would not add up to the lanes.
     let mut avg_classes: Option<Vec<Maps>> = Some(Vec::new());
     let mut built: Option<LaneCounts> = warm.cloned();
-    let mut tables = match warm {
-        Some(c) => LaneTables::from_counts(c, rules),
-        None => LaneTables::default(),
-    };
     let warm_maps: Option<Maps> =
         warm.map(|c| std::array::from_fn(|i| c[i].iter().copied().collect()));
     for it in 0..cfg.iterations.max(1) {
@@ -433,7 +460,7 @@ pub fn train_with<E>(
         } else {
             Strategy::Ev
         };
-        let fresh = count(it, strategy, &tables, built.as_ref())?;
+        let fresh = count(it, strategy, &Answered::new(built.as_ref(), rules))?;
         let hands = fresh.hands() as usize;
         let IterationCounts {
             lanes: fresh,
@@ -459,9 +486,7 @@ pub fn train_with<E>(
             }
         }
         let change = if it == 0 { 1.0 } else { ks3(&avg, &before) };
-        let counts = to_counts(&avg, avg_classes.as_deref().unwrap_or_default());
-        tables = LaneTables::from_counts(&counts, rules);
-        built = Some(counts);
+        built = Some(to_counts(&avg, avg_classes.as_deref().unwrap_or_default()));
         let go_on = report(&IterationReport {
             iteration: it,
             hands,
@@ -688,7 +713,8 @@ mod tests {
             &rules,
             &cfg,
             None,
-            |it, strategy, _tables, counts| {
+            |it, strategy, answered| {
+                let counts = answered.counts();
                 seen.push((it, strategy, counts.map(|c| c[0].len())));
                 // Rebuild the tables from the counts handed over, as a remote worker does.
                 let tables =
@@ -719,7 +745,7 @@ mod tests {
             &rules,
             &cfg,
             None,
-            |_, _, _, _| {
+            |_, _, _| {
                 calls += 1;
                 if calls == 2 {
                     Err("lost a worker")

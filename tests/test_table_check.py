@@ -126,10 +126,16 @@ def test_check_sizes_widens_to_the_shared_table() -> None:
         check_sizes(RuleSet.preset("kaixin"), [5])
 
 
-def test_a_file_that_is_not_tables_is_refused_before_training(tmp_path: Path, capsys: Any) -> None:
+def test_a_file_that_is_not_tables_is_refused_before_training(tmp_path: Path, capsys: Any, monkeypatch: Any) -> None:
+    import thirteen.commands.train as command
+
+    def never(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("trained before reading the file to check")
+
+    monkeypatch.setattr(command, "train", never)
     junk = tmp_path / "junk.json.gz"
     junk.write_bytes(b"not gzip")
-    assert main(["train", "--rules", "western-2-4", "--deals", "100000", "--check", str(junk), "--quiet"]) == 2
+    assert main(["train", "--rules", "western-2-4", *TINY, "--check", str(junk)]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"thirteen: error: --check: {junk}: not a thirteen lane-table file")
     assert main(["train", "--rules", "western-2-4", *TINY, "--check", str(tmp_path / "missing.json.gz")]) == 2

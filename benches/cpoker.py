@@ -8,6 +8,10 @@ points per hand with a 95% confidence interval (1.96 standard errors over deals)
 Usage::
 
     python benches/cpoker.py [--bench ../shared/bench] [--strategy ev] [--deals 10000] [--json FILE]
+        [--tables FILE]
+
+``--tables`` plays on a table file (``thirteen train --out``, or an earlier release's
+``thirteen/tables/western-2-4.json.gz``) instead of the shipped tables.
 """
 
 from __future__ import annotations
@@ -74,7 +78,10 @@ def main(argv: Sequence[str] = ()) -> int:
     parser.add_argument("--samples", type=int, default=100)
     parser.add_argument("--deals", type=int, default=10000)
     parser.add_argument("--json", type=Path, default=None, help="also write the result here")
+    parser.add_argument("--tables", type=Path, default=None, help="a table file to play on instead of the shipped one")
     args = parser.parse_args(list(argv) or None)
+    if args.tables is not None:
+        thirteen.register_tables(thirteen.TableSet.load(args.tables))
     rules = RuleSet.preset("western-2-4")
     hands, theirs = load(args.bench, args.deals)
     start = time.process_time()

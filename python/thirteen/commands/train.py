@@ -1,5 +1,6 @@
 """The ``thirteen train`` command: builds the ``ev`` strategy's lane tables for a preset or a
-rule file (:func:`thirteen.train`), with a progress bar and a convergence log."""
+rule file (:func:`thirteen.train`), with a progress bar and a convergence log, or checks that a
+table file is what it builds (``--check``, :mod:`thirteen.table_check`)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,13 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
+from thirteen.errors import ThirteenError
 from thirteen.rules import PRESET_NAMES, RuleSet
+from thirteen.table_store import TableSet
+from thirteen.table_check import check_sizes, difference
 from thirteen.training import DEFAULTS, check_out, train
 
 
@@ -32,7 +37,11 @@ def register(sub: Any) -> None:
     p.add_argument("--tolerance", type=float, default=DEFAULTS["tolerance"],
                    help=f"stop once an iteration changes the tables less than this (default {DEFAULTS['tolerance']})")
     p.add_argument("--seed", type=int, default=DEFAULTS["seed"], help=f"seed of the deals (default {DEFAULTS['seed']})")
-    p.add_argument("--out", required=True, metavar="FILE", help="where to write the tables (.json.gz)")
+    target = p.add_mutually_exclusive_group(required=True)
+    target.add_argument("--out", metavar="FILE", help="where to write the tables (.json.gz)")
+    target.add_argument("--check", metavar="FILE",
+                        help="write nothing: exit 1 unless FILE holds exactly the tables this trains "
+                        "(with --players, only those sizes, each trained with the sizes sharing its table)")
     p.add_argument("--ray", metavar="ADDRESS", default=None,
                    help="count each iteration's deals on a Ray cluster: local (start one here), auto "
                    "(the one running here), or HOST:PORT; the tables are the same bytes; "
@@ -54,12 +63,21 @@ def run(args: argparse.Namespace) -> int:
     """Runs ``thirteen train``."""
     rules = _rules(args)
     players = None
+    blob = b""  # the file to --check
     if args.players:
         try:
             players = [int(x) for x in args.players.split(",")]
         except ValueError:
             raise ValueError(f"--players must be sizes separated by commas, got {args.players!r}") from None
-    check_out(args.out)  # before the progress bar: a refusal is the only line printed
+    if args.check:
+        players = check_sizes(rules, players)
+        blob = Path(args.check).read_bytes()  # read and parsed before training: a bad file fails at once
+        try:
+            TableSet.from_bytes(blob)
+        except ValueError as e:
+            raise ThirteenError(f"--check: {args.check}: {e}") from None
+    else:
+        check_out(args.out)  # before the progress bar: a refusal is the only line printed
     log: List[Dict[str, Any]] = []
     start = time.perf_counter()
     show = not args.quiet and not args.json
@@ -97,11 +115,19 @@ def run(args: argparse.Namespace) -> int:
         if progress_bar is not None:
             progress_bar.stop()
     took = time.perf_counter() - start
+    differs = difference(blob, tables) if args.check else None
     if args.json:
-        json.dump({"rules": rules.name, "out": args.out, "key": tables.digest, "seconds": round(took, 1), "log": log},
-                  sys.stdout, indent=2)
+        report = {"rules": rules.name, "out": args.out, "key": tables.digest, "seconds": round(took, 1), "log": log}
+        if args.check:
+            report.update(check=args.check, differs=differs)
+        json.dump(report, sys.stdout, indent=2)
         print()
+    elif differs is not None:
+        print(f"thirteen: {args.check} is not what training makes: {differs} "
+              "(make tables rebuilds the shipped files)", file=sys.stderr)
+    elif args.check:
+        print(f"{args.check}: the tables training makes ({rules.name}, players {' '.join(','.join(map(str, s.players)) for s in tables.sizes)}), {took:.0f} s")
     else:
         print(f"wrote {args.out}: {rules.name}, play key {tables.digest}, "
               f"{len(tables.sizes)} table size group(s), {took:.0f} s")
-    return 0
+    return 0 if differs is None else 1
